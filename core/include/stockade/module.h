@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stockade/module.h - the stockade module SDK.
+ *
+ * A module is a shared object that exports exactly one symbol,
+ * `stockade_module`, a `const struct stk_module`.  The core checks its magic,
+ * ABI major and size before reading anything else, then calls `init` with a
+ * table of host functions.  Modules never link against the core: everything
+ * they need from it is in `struct stk_host`.
+ *
+ * Compatibility rules (see stockade-module(3)):
+ *  - STK_ABI_MAJOR changes only when an existing field changes meaning.
+ *  - New fields are appended to stk_module, stk_host and stk_settings, and
+ *    STK_ABI_MINOR grows.  Each struct carries its own size; the core reads a
+ *    module slot only if `size` covers it, and a module must check
+ *    `host->size` / `settings->size` before using a slot newer than the
+ *    minor it was built against.
+ *
+ * Errors: every hook returns >= 0 for success and -errno for failure.
+ * Verdicts are data, not errors: decision hooks write *ret_verdict, which the
+ * core presets to STK_VERDICT_UNSET; an unset or unknown verdict is a failure
+ * under the line's control flag.
+ */
+#ifndef STOCKADE_MODULE_H
+#define STOCKADE_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
+#define STK_ABI_MAJOR 1
+#define STK_ABI_MINOR 0
+
+enum stk_phase {
+        STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
+        STK_PHASE_PRE_EXEC,       /* supervisor: build the plan (wrap argv, env, binds, fds) */
+        STK_PHASE_IN_SANDBOX,     /* child: innermost, right before execve */
+        STK_PHASE_EGRESS,         /* supervisor: one network destination */
+        STK_PHASE_MAX
+};
+
+enum stk_verdict {
+        STK_VERDICT_UNSET = 0,
+        STK_ALLOW,
+        STK_DENY,
+        STK_ASK,
+        STK_IGNORE,
+};
+
+enum stk_log_level {
+        STK_LOG_ERROR = 0,
+        STK_LOG_WARNING,
+        STK_LOG_INFO,
+        STK_LOG_DEBUG,
+};
+
+enum stk_network {
+        STK_NET_OFF = 0,  /* no sockets out */
+        STK_NET_PROXY,    /* only the egress proxy */
+        STK_NET_ON,       /* unrestricted: only for full-access style profiles */
+};
+
+enum stk_approval {
+        STK_APPROVAL_ON_REQUEST = 0, /* ASK goes to the approval hooks */
+        STK_APPROVAL_NEVER,          /* every ASK is a DENY */
+};
+
+/*
+ * What an enforcement module can enforce.  A module states its static claim
+ * in stk_module.covers and may refine it on this machine with `probe`.
+ * Before the command starts, the core checks that the modules that actually
+ * took effect cover every bit the settings require (stockade.yaml(5));
+ * a missing bit stops the run unless the policy lists it as best_effort.
+ */
+enum stk_cover {
+        STK_COVER_WRITE        = 1u << 0,  /* writes only beneath writable roots */
+        STK_COVER_READ_ONLY    = 1u << 1,  /* read-only islands inside writable roots */
+        STK_COVER_HIDE         = 1u << 2,  /* hidden paths unreadable */
+        STK_COVER_PRIVATE_TMP  = 1u << 3,  /* host /tmp not writable, a private one instead */
+        STK_COVER_NET_TCP      = 1u << 4,  /* TCP to anything but the plan's endpoint */
+        STK_COVER_NET_OTHER    = 1u << 5,  /* UDP, raw, packet and other address families */
+        STK_COVER_NET_ABSTRACT = 1u << 6,  /* abstract unix sockets of the host */
+        STK_COVER_NET_UNIX     = 1u << 7,  /* pathname unix sockets outside writable roots */
+        STK_COVER_PROCESS      = 1u << 8,  /* no signal/ptrace of host processes */
+        STK_COVER_KERNEL       = 1u << 9,  /* kernel attack surface (mount, bpf, keyctl, ...) */
+        STK_COVER_CAPS         = 1u << 10, /* the command holds no capabilities */
+};
+
+/* Argument specification: the core validates a line's args against it
+ * (unknown keys and wrong types are policy errors with file:line:col). */
+enum stk_arg_type {
+        STK_ARG_STRING = 1,
+        STK_ARG_LIST,   /* list of strings */
+        STK_ARG_BOOL,
+        STK_ARG_INT,
+};
+
+enum stk_arg_flags {
+        /* Only the built-in, system and user layers may set it: the argument
+         * names something the supervisor executes or trusts (a binary path, a
+         * hash pin), so a project file from an untrusted repository must not. */
+        STK_ARG_TRUSTED = 1u << 0,
+};
+
+struct stk_arg_spec {
+        const char *name; /* NULL ends the array */
+        enum stk_arg_type type;
+        unsigned flags;
+        const char *help;
+};
+
+/* The enforcement-neutral settings every module reads.  All paths are
+ * absolute and canonical; lists are NULL-terminated and never NULL. */
+struct stk_settings {
+        uint32_t size;
+        const char *profile;
+        const char *workspace;
+        const char *const *write;     /* writable roots */
+        const char *const *read_only; /* islands inside writable roots, protected paths included */
+        const char *const *hide;      /* unreadable paths */
+        int private_tmp;              /* /tmp replaced by a private, writable one */
+        enum stk_network network;
+        const char *const *net_allow;
+        const char *const *net_deny;
+        enum stk_approval approval;
+        uint32_t best_effort;         /* stk_cover bits the policy accepts as unenforced */
+        const char *home;
+};
+
+/* A request to run a command (permission phase). */
+struct stk_request {
+        const char *const *argv;
+        const char *cwd;
+        const char *profile;
+};
+
+/* A network destination (egress phase). */
+struct stk_egress {
+        const char *host;   /* as asked: a name or an address literal */
+        uint16_t port;
+        const char *scheme; /* "http", "connect", "socks5" */
+        pid_t pid;          /* asking process if known, else 0 */
+};
+
+enum stk_question_kind {
+        STK_QUESTION_COMMAND = 1,
+        STK_QUESTION_EGRESS,
+};
+
+/* What an approval hook is asked. */
+struct stk_question {
+        enum stk_question_kind kind;
+        const struct stk_request *request; /* STK_QUESTION_COMMAND */
+        const struct stk_egress *egress;   /* STK_QUESTION_EGRESS */
+        const char *reason;                /* which module asked and why */
+};
+
+/* A path the plan makes visible in the sandbox (bind for namespace
+ * wrappers, an allow rule for Landlock-like modules). */
+enum stk_bind_flags {
+        STK_BIND_RW = 1u << 0,
+        STK_BIND_TRY = 1u << 1, /* source may be absent */
+};
+
+struct stk_bind {
+        const char *source;
+        const char *dest;
+        unsigned flags;
+};
+
+struct stk_ctx; /* opaque: one stack line of one run */
+
+enum stk_watch_events {
+        STK_WATCH_IN = 1u << 0,
+        STK_WATCH_OUT = 1u << 1,
+};
+
+typedef void (*stk_watch_cb)(struct stk_ctx *ctx, int fd, unsigned events, void *userdata);
+
+struct stk_host {
+        uint32_t size;
+        uint32_t abi_minor;
+
+        /* Logging, prefixed with the module name and its policy file:line. */
+        void (*log)(struct stk_ctx *ctx, enum stk_log_level level, const char *fmt, ...)
+                __attribute__((format(printf, 3, 4)));
+
+        /* This line's arguments, already validated against stk_module.args.
+         * Strings stay valid for the whole run. */
+        const char *(*arg_string)(struct stk_ctx *ctx, const char *name);       /* NULL if absent */
+        const char *const *(*arg_list)(struct stk_ctx *ctx, const char *name);  /* never NULL */
+        int (*arg_bool)(struct stk_ctx *ctx, const char *name, int dflt);
+        long long (*arg_int)(struct stk_ctx *ctx, const char *name, long long dflt);
+
+        const struct stk_settings *(*settings)(struct stk_ctx *ctx);
+
+        /* The module's per-run data, as init returned it. */
+        void *(*data)(struct stk_ctx *ctx);
+
+        /* Plan editing: pre-exec phase only (-EPERM elsewhere). */
+        const char *const *(*plan_argv)(struct stk_ctx *ctx);  /* the command itself */
+        int (*plan_wrap)(struct stk_ctx *ctx, const char *const *prefix);
+        int (*plan_setenv)(struct stk_ctx *ctx, const char *name, const char *value);
+        int (*plan_unsetenv)(struct stk_ctx *ctx, const char *name);
+        int (*plan_bind)(struct stk_ctx *ctx, const char *source, const char *dest, unsigned flags);
+        const struct stk_bind *(*plan_binds)(struct stk_ctx *ctx, size_t *ret_n);
+        /* Keep `fd` open across exec into the command; the core dup()s it and
+         * returns the number it will have in the child (>= 3), or -errno. */
+        int (*plan_pass_fd)(struct stk_ctx *ctx, int fd);
+
+        /* Ask the approval hooks (stack order, first answer decides). */
+        int (*ask)(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *ret_verdict);
+
+        /* Supervisor event loop: call cb when fd is ready, until unwatched.
+         * Valid from pre-exec until the command ends. */
+        int (*watch_fd)(struct stk_ctx *ctx, int fd, unsigned events, stk_watch_cb cb, void *userdata);
+        int (*unwatch_fd)(struct stk_ctx *ctx, int fd);
+
+        /* Record one decision or event in the audit log: `kind` is a short
+         * word ("egress", "approval"), `json_fields` a JSON object text with
+         * the record's own fields, or NULL. */
+        int (*audit)(struct stk_ctx *ctx, const char *kind, const char *json_fields);
+};
+
+struct stk_module {
+        uint32_t magic;
+        uint16_t abi_major;
+        uint16_t abi_minor;
+        uint32_t size;
+        const char *name;    /* must equal the file's base name */
+        const char *summary; /* one line, for explain and doctor */
+        const struct stk_arg_spec *args;
+        uint32_t covers;     /* stk_cover bits this module can enforce */
+
+        /* Per-run state: init once per run for all lines naming the module;
+         * fini gets what init returned (even if the run failed half-way). */
+        int (*init)(struct stk_ctx *ctx, const struct stk_host *host, void **ret_data);
+        void (*fini)(void *data);
+
+        /* What this module can enforce here, with these settings and args;
+         * -errno (and a log line saying why) if it cannot run on this machine. */
+        int (*probe)(struct stk_ctx *ctx, uint32_t *ret_covers);
+
+        int (*permission)(struct stk_ctx *ctx, const struct stk_request *req, enum stk_verdict *ret_verdict);
+        int (*pre_exec)(struct stk_ctx *ctx);
+        int (*in_sandbox)(struct stk_ctx *ctx);
+        int (*egress)(struct stk_ctx *ctx, const struct stk_egress *req, enum stk_verdict *ret_verdict);
+        /* Approval: answer a question, or STK_IGNORE to pass it on. */
+        int (*approve)(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *ret_verdict);
+};
+
+#define STK_MODULE_HEADER(n)                      \
+        .magic = STK_MODULE_MAGIC,                \
+        .abi_major = STK_ABI_MAJOR,               \
+        .abi_minor = STK_ABI_MINOR,               \
+        .size = sizeof(struct stk_module),        \
+        .name = (n)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STOCKADE_MODULE_H */

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* Stacked policy files: parse (libyaml), layer, expand, validate.
+ * The grammar and the layering rules are documented in man/stockade.yaml.5. */
+#pragma once
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stockade/module.h"
+
+enum core_layer {
+        CORE_LAYER_BUILTIN = 0, /* profiles embedded in the binary (etc/ of the source tree) */
+        CORE_LAYER_SYSTEM,      /* $(sysconfdir)/stockade/<profile>.yaml and <profile>.d/ */
+        CORE_LAYER_USER,        /* $XDG_CONFIG_HOME/stockade/<profile>.yaml */
+        CORE_LAYER_PROJECT,     /* <workspace>/.stockade.yaml: untrusted, tighten-only */
+        CORE_LAYER_CLI,         /* command-line options (--workspace, --audit) */
+        CORE_LAYER_MAX
+};
+
+enum core_control {
+        CORE_REQUIRED = 0,
+        CORE_REQUISITE,
+        CORE_SUFFICIENT,
+        CORE_OPTIONAL,
+        CORE_CONTROL_MAX
+};
+
+/* Whether `.git` is protected whole or only its code-execution surfaces. */
+enum core_git_protect {
+        CORE_GIT_OFF = 0,
+        CORE_GIT_SURFACES,
+        CORE_GIT_WHOLE,
+};
+
+struct core_origin {
+        const char *file; /* interned in the policy; "<builtin:default>" for embedded files */
+        unsigned line, column; /* 1-based, from libyaml marks */
+        enum core_layer layer;
+};
+
+struct core_item {
+        char *value; /* raw in the file; after core_policy_finish(): expanded and canonical */
+        struct core_origin origin;
+};
+
+struct core_list {
+        struct core_item *items;
+        size_t n;
+};
+
+/* One module argument, typed later against the module's stk_arg_spec. */
+struct core_arg {
+        char *name;
+        int is_list;
+        char *scalar;          /* when !is_list */
+        char **list;           /* NULL-terminated, when is_list */
+        struct core_origin origin;
+};
+
+struct core_line {
+        enum stk_phase phase;
+        enum core_control control;
+        char *module;          /* bare identifier [a-z0-9_]+ */
+        struct core_arg *args;
+        size_t n_args;
+        struct core_origin origin;
+};
+
+/* Every setting remembers where its value came from (for explain). */
+struct core_policy {
+        char *profile;
+
+        char *workspace;            struct core_origin workspace_origin;
+        struct core_list write;
+        struct core_list read_only;
+        struct core_list hide;
+        int private_tmp;            struct core_origin private_tmp_origin;
+        enum core_git_protect git;  struct core_origin git_origin;
+        struct core_list protect;   /* extra protected names, relative to each writable root */
+        enum stk_network network;   struct core_origin network_origin;
+        struct core_list net_allow;
+        struct core_list net_deny;
+        enum stk_approval approval; struct core_origin approval_origin;
+        uint32_t best_effort;       /* stk_cover bits */
+        struct core_list best_effort_items;
+        char *audit;                struct core_origin audit_origin; /* NULL: no audit log */
+
+        struct core_line *lines;
+        size_t n_lines;
+
+        /* Files read, in order, with their layer (for explain). */
+        struct core_item *files;
+        size_t n_files;
+
+        /* Interned strings (file names) owned by the policy. */
+        char **strings;
+        size_t n_strings;
+};
+
+/* Where layers come from.  The CLI fills this from compiled-in paths and the
+ * environment; tests point it at temp dirs. */
+struct core_policy_sources {
+        const char *profile;       /* default "default"; [A-Za-z0-9_-]+ */
+        const char *builtin_dir;   /* read <profile>.yaml from here instead of the embedded copy (tests); may be NULL */
+        const char *system_dir;    /* e.g. /etc/stockade; NULL skips the layer */
+        const char *user_dir;      /* e.g. ~/.config/stockade; NULL skips */
+        const char *workspace;     /* --workspace or cwd; project file is <workspace>/.stockade.yaml */
+        int no_project;            /* skip the project layer */
+        const char *cwd, *home, *tmpdir; /* for ${CWD} ${HOME} ${TMPDIR} ~ */
+        const char *cli_audit;     /* --audit FILE */
+        const char *const *files;  /* `stockade check FILE...`: parse these alone, as the system layer */
+};
+
+/* Diagnostics go to this stream (stderr by default; tests use a memstream).
+ * Format: "FILE:LINE:COL: error: WHAT; expected WHAT" */
+extern FILE *core_diag_stream;
+void core_diag(const struct core_origin *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Load, layer, expand variables and canonicalise paths.  On error prints
+ * every diagnostic it can and returns -EINVAL (or -errno for I/O); *ret is
+ * untouched. */
+int core_policy_load(const struct core_policy_sources *src, struct core_policy **ret);
+struct core_policy *core_policy_free(struct core_policy *p);
+
+const char *core_layer_name(enum core_layer l);
+const char *core_phase_name(enum stk_phase p);
+const char *core_control_name(enum core_control c);
+int core_phase_from_string(const char *s, enum stk_phase *ret);
+int core_control_from_string(const char *s, enum core_control *ret);
+const char *core_cover_name(uint32_t single_bit);
+int core_cover_from_string(const char *s, uint32_t *ret);
+
+/* The embedded profiles (generated from etc/*.yaml at build time). */
+struct core_embedded_file {
+        const char *name;    /* "default.yaml" */
+        const char *text;
+        size_t len;
+};
+extern const struct core_embedded_file core_embedded_profiles[]; /* NULL name ends */
