@@ -19,7 +19,9 @@
  * Errors: every hook returns >= 0 for success and -errno for failure.
  * Verdicts are data, not errors: decision hooks write *ret_verdict, which the
  * core presets to STK_VERDICT_UNSET; an unset or unknown verdict is a failure
- * under the line's control flag.
+ * under the line's control flag.  A hook that refuses because an integrity
+ * check failed (a pinned binary's hash differs) returns -EKEYREJECTED; the
+ * run then ends with its own exit status (stockade(1)).
  */
 #ifndef STOCKADE_MODULE_H
 #define STOCKADE_MODULE_H
@@ -212,6 +214,10 @@ struct stk_host {
         /* Keep `fd` open across exec into the command; the core dup()s it and
          * returns the number it will have in the child (>= 3), or -errno. */
         int (*plan_pass_fd)(struct stk_ctx *ctx, int fd);
+        /* Execute the outermost wrapper through this open fd (fexecve) rather
+         * than by argv[0]'s path, so a binary checked by the module is the one
+         * that runs.  The core dup()s it with O_CLOEXEC. */
+        int (*plan_exec_fd)(struct stk_ctx *ctx, int fd);
 
         /* Ask the approval hooks (stack order, first answer decides). */
         int (*ask)(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *ret_verdict);

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+
+#include "util.h"
+
+size_t strv_length(char *const *v)
+{
+        size_t n = 0;
+
+        while (v && v[n])
+                n++;
+        return n;
+}
+
+char **strv_free(char **v)
+{
+        for (size_t i = 0; v && v[i]; i++)
+                free(v[i]);
+        free(v);
+        return NULL;
+}
+
+int strv_push_take(char ***v, char *s)
+{
+        size_t n = strv_length(*v);
+        char **nv;
+
+        if (!s)
+                return -ENOMEM;
+        nv = realloc(*v, (n + 2) * sizeof(char *));
+        if (!nv) {
+                free(s);
+                return -ENOMEM;
+        }
+        nv[n] = s;
+        nv[n + 1] = NULL;
+        *v = nv;
+        return 0;
+}
+
+int strv_push(char ***v, const char *s)
+{
+        return strv_push_take(v, strdup(s));
+}
+
+char **strv_copy(const char *const *v)
+{
+        char **r = calloc(1, sizeof(char *));
+
+        for (size_t i = 0; r && v && v[i]; i++)
+                if (strv_push(&r, v[i]) < 0)
+                        return strv_free(r);
+        return r;
+}
+
+bool strv_contains(const char *const *v, const char *s)
+{
+        for (size_t i = 0; v && v[i]; i++)
+                if (streq(v[i], s))
+                        return true;
+        return false;
+}
+
+bool path_is_beneath(const char *path, const char *root)
+{
+        size_t n = strlen(root);
+
+        if (streq(root, "/"))
+                return path[0] == '/';
+        while (n > 1 && root[n - 1] == '/')
+                n--;
+        return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+int path_canonicalize(const char *path, char **ret)
+{
+        _cleanup_free_ char *head = NULL;
+        char *resolved, *slash;
+
+        if (path[0] != '/')
+                return -EINVAL;
+        head = strdup(path);
+        if (!head)
+                return -ENOMEM;
+        /* Walk up until a prefix exists, then re-append what did not. */
+        for (;;) {
+                resolved = realpath(head, NULL);
+                if (resolved)
+                        break;
+                if (errno != ENOENT && errno != ENOTDIR)
+                        return -errno;
+                slash = strrchr(head, '/');
+                if (!slash || slash == head) {
+                        resolved = strdup("/");
+                        if (!resolved)
+                                return -ENOMEM;
+                        break;
+                }
+                *slash = '\0';
+        }
+        const char *rest = path + strlen(head);
+        if (*rest) {
+                /* A leftover ".." could climb out of what realpath resolved. */
+                if (strstr(rest, "/../") || strstr(rest, "/./") ||
+                    (strlen(rest) >= 3 && streq(rest + strlen(rest) - 3, "/..")) ||
+                    (strlen(rest) >= 2 && streq(rest + strlen(rest) - 2, "/."))) {
+                        free(resolved);
+                        return -EINVAL;
+                }
+                char *joined;
+                if (asprintf(&joined, "%s%s", streq(resolved, "/") ? "" : resolved, rest) < 0) {
+                        free(resolved);
+                        return -ENOMEM;
+                }
+                free(resolved);
+                resolved = joined;
+        }
+        *ret = resolved;
+        return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+        return *(const int *)a - *(const int *)b;
+}
+
+int close_fds_except(int from, const int *keep, size_t n_keep)
+{
+        int sorted[64];
+
+        if (n_keep > ELEMENTSOF(sorted))
+                return -E2BIG;
+        memcpy(sorted, keep, n_keep * sizeof(int));
+        qsort(sorted, n_keep, sizeof(int), cmp_int);
+        /* close_range(2) closes the gaps between the kept fds in O(1) calls. */
+        for (size_t i = 0; i <= n_keep; i++) {
+                unsigned lo = (unsigned) from, hi = i < n_keep ? (unsigned) sorted[i] - 1 : ~0u;
+                if (i > 0)
+                        lo = (unsigned) sorted[i - 1] + 1;
+                if (i < n_keep && sorted[i] < from)
+                        continue;
+                if (lo < (unsigned) from)
+                        lo = (unsigned) from;
+                if (lo > hi)
+                        continue;
+                if (syscall(SYS_close_range, lo, hi, 0) < 0)
+                        return -errno;
+        }
+        return 0;
+}

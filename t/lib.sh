@@ -1,0 +1,68 @@
+# Shared helpers for shell tests.  A test script sources this file, then
+# reports each check with ok / not_ok / skip; t/run-tests.sh counts the lines.
+#
+#   STK        the stockade binary under test
+#   STK_BUILD  the build directory (absolute)
+#   T_TMP      a fresh directory for this script, outside /tmp on purpose:
+#              the sandbox gives the command a private /tmp, so fixtures there
+#              would be invisible rather than protected.
+set -u
+: "${STK_BUILD:?run through make check}"
+STK=${STK:-$STK_BUILD/stockade}
+T_NAME=$(basename "$0" .sh)
+mkdir -p "$STK_BUILD/t/tmp"
+T_TMP=$(mktemp -d "$STK_BUILD/t/tmp/$T_NAME.XXXXXX")
+chmod 755 "$T_TMP"
+trap 't_cleanup' EXIT
+T_CLEANUP=""
+
+t_cleanup() {
+        eval "$T_CLEANUP"
+        rm -rf "$T_TMP"
+}
+
+ok()     { echo "ok - $T_NAME: $1"; }
+not_ok() { echo "not ok - $T_NAME: $1${2:+ ($2)}"; }
+skip()   { echo "skip - $T_NAME: $1${2:+ ($2)}"; }
+
+# check NAME CMD...: ok when CMD exits 0
+check() {
+        name=$1; shift
+        if "$@" >"$T_TMP/.out" 2>&1; then ok "$name"; else not_ok "$name" "$(tail -c 300 "$T_TMP/.out" | tr '\n' ' ')"; fi
+}
+
+# check_status NAME WANT CMD...: ok when CMD exits with status WANT
+check_status() {
+        name=$1; want=$2; shift 2
+        "$@" >"$T_TMP/.out" 2>&1; got=$?
+        if [ "$got" = "$want" ]; then ok "$name"; else not_ok "$name" "status $got, want $want: $(tail -c 300 "$T_TMP/.out" | tr '\n' ' ')"; fi
+}
+
+# check_output NAME PATTERN CMD...: ok when CMD's stdout+stderr matches the grep -E PATTERN
+check_output() {
+        name=$1; pat=$2; shift 2
+        "$@" >"$T_TMP/.out" 2>&1
+        if grep -qE -- "$pat" "$T_TMP/.out"; then ok "$name"; else not_ok "$name" "no /$pat/ in: $(tail -c 300 "$T_TMP/.out" | tr '\n' ' ')"; fi
+}
+
+# A fake HOME with credential fixtures, and a git workspace, under T_TMP.
+t_make_home() {
+        export T_HOME="$T_TMP/home"
+        mkdir -p "$T_HOME/.ssh" "$T_HOME/.config"
+        echo "FIXTURE-PRIVATE-KEY" > "$T_HOME/.ssh/id_rsa"
+        chmod 600 "$T_HOME/.ssh/id_rsa"
+}
+
+t_make_workspace() {
+        export T_WS="$T_TMP/ws"
+        mkdir -p "$T_WS"
+        git -C "$T_WS" init -q 2>/dev/null || mkdir -p "$T_WS/.git/hooks"
+        echo hello > "$T_WS/file.txt"
+}
+
+# Exit codes of stockade itself (stockade(1)).
+STK_EXIT_DENIED=240
+STK_EXIT_POLICY=241
+STK_EXIT_SETUP=242
+STK_EXIT_INTEGRITY=243
+STK_EXIT_USAGE=244
