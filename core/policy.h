@@ -77,6 +77,7 @@ struct core_policy {
         int private_tmp;            struct core_origin private_tmp_origin;
         enum core_git_protect git;  struct core_origin git_origin;
         struct core_list protect;   /* extra protected names, relative to each writable root */
+        int protect_defaults;       struct core_origin protect_defaults_origin; /* the built-in list (core/protect.c) */
         enum stk_network network;   struct core_origin network_origin;
         struct core_list net_allow;
         struct core_list net_deny;
@@ -95,6 +96,10 @@ struct core_policy {
         /* Interned strings (file names) owned by the policy. */
         char **strings;
         size_t n_strings;
+
+        /* Appended by the policy loader. */
+        uint32_t overridable_user;     struct core_origin overridable_user_origin;    /* 1u << enum core_key */
+        uint32_t overridable_project;  struct core_origin overridable_project_origin; /* 1u << enum core_key */
 };
 
 /* Where layers come from.  The CLI fills this from compiled-in paths and the
@@ -109,6 +114,10 @@ struct core_policy_sources {
         const char *cwd, *home, *tmpdir; /* for ${CWD} ${HOME} ${TMPDIR} ~ */
         const char *cli_audit;     /* --audit FILE */
         const char *const *files;  /* `stockade check FILE...`: parse these alone, as the system layer */
+        /* Appended: non-zero when `workspace` came from --workspace; it then
+         * overrides every file's `workspace:` (CLI layer).  Otherwise it is
+         * only the fallback when no file sets `workspace:`. */
+        int workspace_from_cli;
 };
 
 /* Diagnostics go to this stream (stderr by default; tests use a memstream).
@@ -130,10 +139,38 @@ int core_control_from_string(const char *s, enum core_control *ret);
 const char *core_cover_name(uint32_t single_bit);
 int core_cover_from_string(const char *s, uint32_t *ret);
 
-/* The embedded profiles (generated from etc/*.yaml at build time). */
+/* The embedded profiles (generated from the etc/ profiles at build time). */
 struct core_embedded_file {
         const char *name;    /* "default.yaml" */
         const char *text;
         size_t len;
 };
 extern const struct core_embedded_file core_embedded_profiles[]; /* NULL name ends */
+
+/* Appended by the policy loader. */
+
+/* The settings `overridable:` can name ("network.mode" etc.). */
+enum core_key {
+        CORE_KEY_WORKSPACE = 0,
+        CORE_KEY_WRITE,
+        CORE_KEY_READ_ONLY,
+        CORE_KEY_HIDE,
+        CORE_KEY_PRIVATE_TMP,
+        CORE_KEY_GIT,
+        CORE_KEY_PROTECT,
+        CORE_KEY_PROTECT_DEFAULTS,
+        CORE_KEY_NET_MODE,
+        CORE_KEY_NET_ALLOW,
+        CORE_KEY_NET_DENY,
+        CORE_KEY_APPROVAL,
+        CORE_KEY_BEST_EFFORT,
+        CORE_KEY_AUDIT,
+        CORE_KEY_STACK,
+        CORE_KEY_MAX
+};
+const char *core_key_name(enum core_key k);
+int core_key_from_string(const char *s, enum core_key *ret);
+const char *core_git_name(enum core_git_protect g);        /* "whole", "surfaces", "off" */
+const char *core_network_name(enum stk_network n);         /* "off", "proxy", "on" */
+const char *core_approval_name(enum stk_approval a);       /* "on-request", "never" */
+#define CORE_INCLUDE_MAX_DEPTH 8

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Protected paths (DESIGN.md): code-execution surfaces that stay read-only
+ * inside every writable root, whether or not they exist yet (an absent one
+ * must not become creatable).  Only the top of each writable root is
+ * considered: nested repositories are not searched (stockade.yaml(5)).
+ */
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "core.h"
+#include "util.h"
+
+/* Each entry runs code when a person or a tool opens the directory. */
+static const char *const protect_defaults[] = {
+        ".gitmodules",             /* submodule URLs and update commands */
+        ".husky",                  /* hook scripts git runs via core.hooksPath */
+        ".pre-commit-config.yaml", /* hooks pre-commit installs and runs */
+        ".envrc",                  /* direnv executes it on cd */
+        ".vscode",                 /* tasks.json, settings that run tools */
+        ".idea",                   /* IDE run configurations */
+        ".devcontainer",           /* container commands run by editors */
+        ".mcp.json",               /* MCP servers an agent starts */
+        ".claude",                 /* agent settings and hooks */
+        ".cursor",
+        ".bashrc", ".bash_profile", ".bash_login", ".profile",
+        ".zshrc", ".zshenv", ".zprofile", ".zlogin",
+        NULL,
+};
+
+static int push_joined(char ***v, const char *dir, const char *name)
+{
+        char *p;
+
+        if (asprintf(&p, "%s/%s", streq(dir, "/") ? "" : dir, name) < 0)
+                return -ENOMEM;
+        if (strv_contains((const char *const *) *v, p)) {
+                free(p);
+                return 0;
+        }
+        return strv_push_take(v, p);
+}
+
+/* Read "gitdir: X" / a commondir file and resolve X against base. */
+static int read_pointer(const char *file, const char *prefix, const char *base, char **ret)
+{
+        char buf[4096], *joined = NULL;
+        FILE *f = fopen(file, "re");
+        size_t n;
+        int r;
+
+        if (!f)
+                return -errno;
+        n = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        buf[strcspn(buf, "\r\n")] = '\0';
+        if (strncmp(buf, prefix, strlen(prefix)) != 0)
+                return -EINVAL;
+        const char *target = buf + strlen(prefix);
+        if (target[0] == '/')
+                joined = strdup(target);
+        else if (asprintf(&joined, "%s/%s", base, target) < 0)
+                joined = NULL;
+        if (!joined)
+                return -ENOMEM;
+        r = path_canonicalize(joined, ret);
+        free(joined);
+        return r;
+}
+
+/* The repository's gitdir and common dir (a linked worktree's .git is a
+ * "gitdir:" pointer file; its hooks and config live in the common dir). */
+static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common)
+{
+        _cleanup_free_ char *dotgit = NULL, *commondir_file = NULL;
+        char *gitdir = NULL, *common = NULL;
+        struct stat st;
+        int r;
+
+        if (asprintf(&dotgit, "%s/.git", root) < 0)
+                return -ENOMEM;
+        if (lstat(dotgit, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode))
+                gitdir = strdup(dotgit);
+        else if (S_ISREG(st.st_mode)) {
+                r = read_pointer(dotgit, "gitdir: ", root, &gitdir);
+                if (r < 0)
+                        return r;
+        } else
+                return -ENOENT;
+        if (!gitdir || asprintf(&commondir_file, "%s/commondir", gitdir) < 0) {
+                free(gitdir);
+                return -ENOMEM;
+        }
+        r = read_pointer(commondir_file, "", gitdir, &common);
+        if (r < 0)
+                common = strdup(gitdir);
+        if (!common) {
+                free(gitdir);
+                return -ENOMEM;
+        }
+        *ret_gitdir = gitdir;
+        *ret_common = common;
+        return 0;
+}
+
+static int protect_git(const char *root, enum core_git_protect mode, char ***v)
+{
+        _cleanup_free_ char *gitdir = NULL, *common = NULL;
+        int r = find_gitdirs(root, &gitdir, &common);
+
+        if (r == -ENOENT)
+                /* No repository: in whole mode .git itself may not be created
+                 * (a repository made by the command could carry hooks). */
+                return mode == CORE_GIT_WHOLE ? push_joined(v, root, ".git") : 0;
+        if (r < 0)
+                return r;
+        /* The pointer file too: rewriting it would redirect git elsewhere. */
+        r = push_joined(v, root, ".git");
+        if (r >= 0 && mode == CORE_GIT_WHOLE) {
+                if (!strv_contains((const char *const *) *v, gitdir))
+                        r = strv_push(v, gitdir);
+                if (r >= 0 && !strv_contains((const char *const *) *v, common))
+                        r = strv_push(v, common);
+                return r;
+        }
+        if (r >= 0)
+                r = push_joined(v, common, "hooks");
+        if (r >= 0)
+                r = push_joined(v, common, "config");
+        if (r >= 0)
+                r = push_joined(v, gitdir, "config");
+        if (r >= 0)
+                r = push_joined(v, gitdir, "config.worktree");
+        return r;
+}
+
+int core_protect_paths(const struct core_policy *p, char ***ret)
+{
+        char **v = calloc(1, sizeof(char *));
+        int r = v ? 0 : -ENOMEM;
+
+        for (size_t i = 0; r >= 0 && i < p->write.n; i++) {
+                const char *root = p->write.items[i].value;
+                if (streq(root, "/"))
+                        continue; /* no sandbox for writes: nothing to protect inside */
+                if (p->git != CORE_GIT_OFF)
+                        r = protect_git(root, p->git, &v);
+                for (size_t k = 0; r >= 0 && p->protect_defaults && protect_defaults[k]; k++)
+                        r = push_joined(&v, root, protect_defaults[k]);
+                for (size_t k = 0; r >= 0 && k < p->protect.n; k++)
+                        r = push_joined(&v, root, p->protect.items[k].value);
+        }
+        if (r < 0) {
+                strv_free(v);
+                return r;
+        }
+        *ret = v;
+        return 0;
+}

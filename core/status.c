@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "status.h"
+
+void core_status_send(int fd, enum core_status_kind kind, int err, const char *fmt, ...)
+{
+        struct core_status_msg m = { .kind = kind, .err = err };
+        va_list ap;
+
+        if (fd < 0)
+                return;
+        va_start(ap, fmt);
+        vsnprintf(m.text, sizeof(m.text), fmt, ap);
+        va_end(ap);
+        /* The kernel attaches our credentials (the supervisor set SO_PASSCRED).
+         * A failed send means the supervisor is gone; PDEATHSIG ends us anyway. */
+        (void) send(fd, &m, sizeof(m), MSG_NOSIGNAL);
+}
+
+int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid)
+{
+        union {
+                char buf[CMSG_SPACE(sizeof(struct ucred))];
+                struct cmsghdr align;
+        } ctl;
+        struct iovec iov = { ret, sizeof(*ret) };
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+        ssize_t n;
+
+        memset(ret, 0, sizeof(*ret));
+        *ret_pid = 0;
+        n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+        if (n < 0)
+                return errno == EAGAIN ? 0 : -errno;
+        if (n == 0)
+                return -ESHUTDOWN; /* every sender is gone: exec'd or exited */
+        if ((size_t) n != sizeof(*ret))
+                return -EBADMSG;
+        ret->text[sizeof(ret->text) - 1] = '\0';
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
+                        struct ucred uc;
+                        memcpy(&uc, CMSG_DATA(c), sizeof(uc));
+                        *ret_pid = uc.pid;
+                }
+        return 1;
+}

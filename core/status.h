@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* The status channel between the command's side and the supervisor. */
+#pragma once
+#include <sys/types.h>
+
+enum core_status_kind {
+        CORE_STATUS_NONE = 0,
+        CORE_STATUS_READY,      /* about to execve the command (sender pid attached) */
+        CORE_STATUS_FAIL_SETUP, /* the sandbox could not be set up */
+        CORE_STATUS_FAIL_EXEC,  /* the command could not be executed */
+};
+
+struct core_status_msg {
+        int kind;
+        int err;                /* positive errno */
+        char text[496];
+};
+
+/* Send (best effort: the supervisor may be gone) and receive; recv returns
+ * 1 with a message, 0 when nothing is pending, -ESHUTDOWN once every
+ * sender has closed its end, other -errno on error. */
+void core_status_send(int fd, enum core_status_kind kind, int err, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid);

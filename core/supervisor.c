@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The supervisor (DESIGN.md "The command's life"): fork the command into a
+ * new session with no inherited fds, no_new_privs and a parent-death signal;
+ * forward signals; run module watches; return the command's status; kill
+ * whatever it left behind.
+ *
+ * A SOCK_SEQPACKET status channel tells the supervisor what happened on the
+ * other side of the wrapper: the child (or the inner helper inside bwrap)
+ * sends READY right before execve of the command, FAIL on a setup error.
+ * SO_PASSCRED makes the kernel attach the sender's pid, translated into our
+ * pid namespace, so signals reach the command itself, not the wrapper.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "core.h"
+#include "status.h"
+#include "util.h"
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2 };
+
+struct supervision {
+        pid_t child;
+        pid_t command;                  /* from READY; 0 until then */
+        int pidfd, sigfd, status_fd;
+        struct core_status_msg last;    /* last message from the child side */
+        bool ready, exited;
+        int wait_status;
+};
+
+static int watch_add(int epfd, int fd, uint32_t events)
+{
+        struct epoll_event ev = { .events = events, .data.fd = fd };
+        return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
+}
+
+int core_watch_fd(struct stk_ctx *ctx, int fd, unsigned events, stk_watch_cb cb, void *userdata)
+{
+        struct core_run *run = ctx->run;
+        struct core_watch *nw;
+        uint32_t ev = (events & STK_WATCH_IN ? EPOLLIN : 0) | (events & STK_WATCH_OUT ? EPOLLOUT : 0);
+        int r;
+
+        if (run->in_child || run->epoll_fd < 0)
+                return -EPERM;
+        nw = realloc(run->watches, (run->n_watches + 1) * sizeof(*nw));
+        if (!nw)
+                return -ENOMEM;
+        run->watches = nw;
+        r = watch_add(run->epoll_fd, fd, ev);
+        if (r < 0)
+                return r;
+        nw[run->n_watches++] = (struct core_watch) { fd, cb, userdata, ctx };
+        return 0;
+}
+
+int core_unwatch_fd(struct stk_ctx *ctx, int fd)
+{
+        struct core_run *run = ctx->run;
+
+        for (size_t i = 0; i < run->n_watches; i++)
+                if (run->watches[i].fd == fd) {
+                        run->watches[i] = run->watches[--run->n_watches];
+                        return epoll_ctl(run->epoll_fd, EPOLL_CTL_DEL, fd, NULL) < 0 ? -errno : 0;
+                }
+        return -ENOENT;
+}
+
+int core_supervisor_prepare(struct core_run *run)
+{
+        if (run->epoll_fd >= 0)
+                return 0;
+        run->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+        return run->epoll_fd < 0 ? -errno : 0;
+}
+
+static int block_signals(sigset_t *ret_old, int *ret_sigfd)
+{
+        sigset_t set;
+
+        sigemptyset(&set);
+        for (size_t i = 0; i < ELEMENTSOF(forwarded); i++)
+                sigaddset(&set, forwarded[i]);
+        sigaddset(&set, SIGCHLD);
+        sigaddset(&set, SIGPIPE); /* a module's socket write must not kill the supervisor */
+        if (sigprocmask(SIG_BLOCK, &set, ret_old) < 0)
+                return -errno;
+        sigdelset(&set, SIGPIPE);
+        *ret_sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+        return *ret_sigfd < 0 ? -errno : 0;
+}
+
+static void forward_signal(struct supervision *s, int sig)
+{
+        pid_t target = s->command ? s->command : s->child;
+
+        /* The command leads its own process group (setsid in the child, or
+         * bwrap --new-session): signal the group, as a terminal would. */
+        if (kill(-target, sig) < 0 && kill(target, sig) < 0 && errno != ESRCH)
+                core_log(STK_LOG_WARNING, "forwarding signal %d to %d: %s", sig, (int) target, strerror(errno));
+}
+
+static void read_signals(struct supervision *s)
+{
+        struct signalfd_siginfo si;
+
+        while (read(s->sigfd, &si, sizeof(si)) == (ssize_t) sizeof(si))
+                if (si.ssi_signo != SIGCHLD)
+                        forward_signal(s, (int) si.ssi_signo);
+}
+
+static void read_status(struct core_run *run, struct supervision *s)
+{
+        struct core_status_msg msg;
+        pid_t pid;
+        int n;
+
+        if (s->status_fd < 0)
+                return;
+        while ((n = core_status_recv(s->status_fd, &msg, &pid)) > 0) {
+                if (msg.kind == CORE_STATUS_READY) {
+                        s->ready = true;
+                        s->command = pid > 0 ? pid : s->child;
+                } else
+                        s->last = msg;
+        }
+        if (n < 0) {
+                /* Closed (the command exec'd) or broken: stop watching, or
+                 * epoll would report the hang-up forever. */
+                (void) epoll_ctl(run->epoll_fd, EPOLL_CTL_DEL, s->status_fd, NULL);
+                closep(&s->status_fd);
+        }
+}
+
+static void dispatch_watch(struct core_run *run, int fd, uint32_t events)
+{
+        for (size_t i = 0; i < run->n_watches; i++)
+                if (run->watches[i].fd == fd) {
+                        struct core_watch w = run->watches[i];
+                        unsigned ev = (events & (EPOLLIN | EPOLLHUP | EPOLLERR) ? STK_WATCH_IN : 0) |
+                                      (events & EPOLLOUT ? STK_WATCH_OUT : 0);
+                        w.cb(w.ctx, fd, ev, w.userdata);
+                        return;
+                }
+}
+
+static int reap_child(struct supervision *s)
+{
+        siginfo_t si = { 0 };
+
+        if (waitid(P_PIDFD, (id_t) s->pidfd, &si, WEXITED | WNOHANG) < 0)
+                return -errno;
+        if (si.si_pid == 0)
+                return 0;
+        s->exited = true;
+        s->wait_status = si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
+        return 1;
+}
+
+static int event_loop(struct core_run *run, struct supervision *s)
+{
+        struct epoll_event evs[16];
+
+        while (!s->exited) {
+                int n = epoll_wait(run->epoll_fd, evs, ELEMENTSOF(evs), -1);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                for (int i = 0; i < n; i++) {
+                        int fd = evs[i].data.fd;
+                        if (fd == s->sigfd)
+                                read_signals(s);
+                        else if (fd == s->status_fd)
+                                read_status(run, s);
+                        else if (fd == s->pidfd) {
+                                int r = reap_child(s);
+                                if (r < 0)
+                                        return r;
+                        } else
+                                dispatch_watch(run, fd, evs[i].events);
+                }
+        }
+        read_status(run, s); /* a FAIL written just before exit */
+        return 0;
+}
+
+/* We are a subreaper: whatever the command left (daemons, double forks) is
+ * re-parented to us.  Kill our children until none is left. */
+static void kill_leftovers(void)
+{
+        for (int round = 0; round < 10000; round++) {
+                char path[64], buf[4096];
+                snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) syscall(SYS_gettid));
+                FILE *f = fopen(path, "re");
+                size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+                if (f)
+                        fclose(f);
+                buf[n] = '\0';
+                if (n == 0 && waitpid(-1, NULL, WNOHANG) <= 0)
+                        return;
+                for (char *p = buf, *end; *p; p = end) {
+                        long pid = strtol(p, &end, 10);
+                        if (end == p)
+                                break;
+                        if (pid > 0)
+                                (void) kill((pid_t) pid, SIGKILL); /* ESRCH: it died meanwhile */
+                }
+                while (waitpid(-1, NULL, __WALL) > 0)
+                        ;
+        }
+}
+
+static int exit_status_of(const struct supervision *s)
+{
+        if (s->last.kind == CORE_STATUS_FAIL_SETUP) {
+                core_log(STK_LOG_ERROR, "sandbox setup failed: %s", s->last.text);
+                return s->last.err == EKEYREJECTED ? STK_EXIT_INTEGRITY : STK_EXIT_SETUP;
+        }
+        if (s->last.kind == CORE_STATUS_FAIL_EXEC) {
+                core_log(STK_LOG_ERROR, "%s", s->last.text);
+                return s->last.err == ENOENT ? 127 : 126;
+        }
+        if (!s->ready) {
+                core_log(STK_LOG_ERROR, "the sandbox wrapper exited with status %d before the command started",
+                         s->wait_status);
+                return STK_EXIT_SETUP;
+        }
+        return s->wait_status;
+}
+
+static int start_child(struct core_run *run, struct supervision *s, const sigset_t *oldmask)
+{
+        int sp[2];
+        int one = 1;
+
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
+                return -errno;
+        if (setsockopt(sp[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0) {
+                int r = -errno;
+                close(sp[0]);
+                close(sp[1]);
+                return r;
+        }
+        fflush(NULL); /* nothing buffered twice */
+        s->child = fork();
+        if (s->child < 0) {
+                int r = -errno;
+                close(sp[0]);
+                close(sp[1]);
+                return r;
+        }
+        if (s->child == 0) {
+                close(sp[0]);
+                core_child_main(run, sp[1], oldmask); /* never returns */
+        }
+        close(sp[1]);
+        s->status_fd = sp[0];
+        s->pidfd = (int) syscall(SYS_pidfd_open, s->child, 0);
+        if (s->pidfd < 0)
+                return -errno;
+        return 0;
+}
+
+int core_supervise(struct core_run *run, int *ret_status)
+{
+        struct supervision s = { .pidfd = -1, .sigfd = -1, .status_fd = -1 };
+        sigset_t oldmask;
+        int r;
+
+        r = core_supervisor_prepare(run);
+        if (r >= 0 && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+                r = -errno;
+        if (r >= 0)
+                r = block_signals(&oldmask, &s.sigfd);
+        if (r >= 0)
+                r = start_child(run, &s, &oldmask);
+        if (r >= 0)
+                r = watch_add(run->epoll_fd, s.sigfd, EPOLLIN);
+        if (r >= 0)
+                r = watch_add(run->epoll_fd, s.status_fd, EPOLLIN);
+        if (r >= 0)
+                r = watch_add(run->epoll_fd, s.pidfd, EPOLLIN);
+        if (r >= 0)
+                r = event_loop(run, &s);
+        if (r < 0 && s.child > 0 && !s.exited)
+                (void) kill(s.child, SIGKILL); /* the supervisor failed: take the command down */
+        kill_leftovers();
+        if (r >= 0)
+                *ret_status = exit_status_of(&s);
+        closep(&s.pidfd);
+        closep(&s.sigfd);
+        closep(&s.status_fd);
+        return r;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The per-run "private /tmp" of fs_landlock.  Landlock has no mount
+ * namespace, so there is no fresh tmpfs to put on /tmp: the supervisor makes
+ * /tmp/stockade-ll.XXXXXX (mode 0700) in init, the command gets it as
+ * TMPDIR with write access, host /tmp itself is hidden, and fini removes the
+ * directory when the command has ended.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fs_landlock_internal.h"
+
+int ll_tmp_create(char **ret_path)
+{
+        char tmpl[] = "/tmp/stockade-ll.XXXXXX";
+        char *p;
+
+        if (!mkdtemp(tmpl))  /* mode 0700 (POSIX) */
+                return -errno;
+        p = strdup(tmpl);
+        if (!p) {
+                (void)rmdir(tmpl); /* best effort: we are already failing with ENOMEM */
+                return -ENOMEM;
+        }
+        *ret_path = p;
+        return 0;
+}
+
+static int remove_at(int dfd, const char *name, int depth);
+
+/* Empty the directory open as `fd` (consumed).  fd-relative all the way
+ * down with O_NOFOLLOW, so a symlink the command left behind is unlinked,
+ * never followed. */
+static int empty_dir(int fd, int depth)
+{
+        struct dirent *de;
+        int r = 0;
+        DIR *d = fdopendir(fd);
+
+        if (!d) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        for (errno = 0; (de = readdir(d)); errno = 0) {
+                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+                        continue;
+                int k = remove_at(dirfd(d), de->d_name, depth + 1);
+                if (k < 0 && r == 0)
+                        r = k;  /* go on: remove as much as we can */
+        }
+        if (errno != 0 && r == 0)
+                r = -errno;
+        closedir(d);
+        return r;
+}
+
+static int remove_at(int dfd, const char *name, int depth)
+{
+        int fd, r;
+
+        if (unlinkat(dfd, name, 0) == 0)
+                return 0;
+        if (errno != EISDIR && errno != EPERM)
+                return errno == ENOENT ? 0 : -errno;
+        if (depth > 256)  /* the command could nest deeper than our stack likes */
+                return -ELOOP;
+        fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        r = empty_dir(fd, depth);
+        if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && r == 0)
+                r = -errno;
+        return r;
+}
+
+int ll_tmp_remove(const char *path)
+{
+        const char *slash = strrchr(path, '/');
+        int dfd, r;
+
+        /* Only ever remove what ll_tmp_create made: one name right under /tmp. */
+        if (strncmp(path, "/tmp/stockade-ll.", 17) != 0 || slash != path + 4)
+                return -EINVAL;
+        dfd = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                return -errno;
+        r = remove_at(dfd, slash + 1, 0);
+        close(dfd);
+        return r;
+}

@@ -1,0 +1,218 @@
+#!/bin/sh
+# fs_landlock through the real CLI: the containment tests of the default
+# profile, with no namespaces (Landlock + seccomp only), plus what issue 3
+# asks of this stack: host abstract sockets, signals, ptrace, io_uring,
+# symlink and rename escapes, and the refusal on a too-old ABI.
+. "$(dirname "$0")/../../../t/lib.sh"
+
+MOD="$STK_BUILD/modules/fs_landlock.so"
+H="$STK_BUILD/t/helpers/ll-helper"
+
+skip_all() {
+        for c in "starts" "writes" "host /tmp" ".git" "hidden" "tcp" "abstract" "signals" "ptrace" \
+                 "io_uring" "symlink" "rename" "old ABI" "profile landlock"; do
+                skip "$c" "$1"
+        done
+        exit 0
+}
+
+[ -x "$STK" ] || skip_all "no stockade binary at $STK yet"
+"$STK" --help 2>&1 | grep -q 'stockade run' || skip_all "$STK has no run command yet"
+[ -f "$MOD" ] && [ -f "$STK_BUILD/modules/net_seccomp.so" ] || skip_all "modules not built"
+[ -x "$H" ] || skip_all "no $H"
+
+t_make_home
+t_make_workspace
+echo "FIXTURE-NETRC" > "$T_HOME/.netrc"
+git -C "$T_WS" config user.email t@example.invalid
+git -C "$T_WS" config user.name t
+git -C "$T_WS" add file.txt && git -C "$T_WS" commit -qm init
+mkdir -p "$T_WS/.git/hooks" "$T_WS/src"
+OUT="$T_TMP/outside"
+mkdir -p "$OUT"
+
+# policy FILE [FS_LANDLOCK_ARGS] [NETWORK] [BEST_EFFORT]: the default
+# profile's settings on the landlock stack.
+policy() {
+        cat > "$1" <<EOF
+stockade: 1
+settings:
+  workspace: "\${CWD}"
+  write: ["\${WORKSPACE}"]
+  private_tmp: true
+  git: whole
+  protect_defaults: true
+  hide: ["~/.ssh", "~/.netrc", "~/.aws"]
+  network: { mode: ${3:-off} }
+  best_effort: [${4:-}]
+  approval: never
+stack:
+  - { phase: pre-exec,   control: required, module: fs_landlock${2:+, args: { $2 \}} }
+  - { phase: in-sandbox, control: required, module: fs_landlock${2:+, args: { $2 \}} }
+  - { phase: in-sandbox, control: required, module: net_seccomp }
+EOF
+}
+POL="$T_TMP/policy.yaml"
+policy "$POL"
+
+sbx_policy() {
+        pol=$1; shift
+        (cd "$T_WS" && HOME="$T_HOME" XDG_CONFIG_HOME="$T_TMP/xdg" "$STK" run --policy "$pol" --workspace "$T_WS" -- "$@")
+}
+sbx() { sbx_policy "$POL" "$@"; }
+
+sbx true > "$T_TMP/first.out" 2>&1; rc=$?
+if [ "$rc" != 0 ]; then
+        if grep -q 'Landlock unavailable' "$T_TMP/first.out"; then
+                skip_all "$(grep -o 'Landlock unavailable.*' "$T_TMP/first.out" | head -n1)"
+        fi
+        if grep -q 'needs Landlock ABI' "$T_TMP/first.out"; then
+                skip_all "kernel Landlock ABI too old: $(grep -o "cannot enforce.*offers [0-9]*" "$T_TMP/first.out" | head -n1)"
+        fi
+        not_ok "sandbox starts" "status $rc: $(tail -c 300 "$T_TMP/first.out" | tr '\n' ' ')"
+        exit 0
+fi
+ok "sandbox starts"
+
+DENIED='Permission denied'
+
+# ---- writes ------------------------------------------------------------------
+check "write in a workspace subdirectory" sbx sh -c 'echo new > src/created.txt && mkdir -p src/a/b && echo x > src/a/b/c'
+check "append to a top-level file" sbx sh -c 'echo more >> file.txt && grep -q more file.txt'
+check_output "new top-level entry refused (island in the root: stockade-fs_landlock(8))" "$DENIED" \
+        sbx sh -c 'touch newtop; true'
+check_output "write /etc fails" "$DENIED" sbx sh -c 'echo x > /etc/stockade-fs_landlock-test; true'
+[ -e /etc/stockade-fs_landlock-test ] && not_ok "no file in /etc" || ok "no file in /etc"
+check_output "write \$HOME fails" "$DENIED" sbx sh -c 'echo x > "$HOME/planted"; true'
+[ -e "$T_HOME/planted" ] && not_ok "no file in \$HOME" || ok "no file in \$HOME"
+check "/dev/null and /dev/zero usable" sbx sh -c 'echo x > /dev/null && head -c 4 /dev/zero | wc -c | grep -q 4'
+check_output "truncate outside fails" "$DENIED" sbx sh -c "truncate -s 0 '$T_HOME/.ssh/id_rsa'; true"
+check "key not truncated" grep -q FIXTURE "$T_HOME/.ssh/id_rsa"
+
+# ---- escapes through the workspace ------------------------------------------
+ln -s "$OUT" "$T_WS/src/link"
+check_output "write through a symlink to outside fails" "$DENIED" sbx sh -c 'echo x > src/link/f; true'
+[ -e "$OUT/f" ] && not_ok "nothing written through the symlink" || ok "nothing written through the symlink"
+check_output "rename of a workspace file to outside fails" "$DENIED" \
+        sbx sh -c "mv src/created.txt '$OUT/moved'; true"
+[ -e "$OUT/moved" ] && not_ok "no file moved out" || ok "no file moved out"
+check_output "hard link out fails" "$DENIED" sbx sh -c "ln file.txt '$OUT/hl'; true"
+check_output "hard link of an outside file in fails" "$DENIED|cross-device" \
+        sbx sh -c "ln '$T_HOME/.ssh/id_rsa' src/key; true"
+
+# ---- private /tmp -------------------------------------------------------------
+HOST_TMP_FILE=$(mktemp /tmp/stockade-test-lltmp.XXXXXX)
+T_CLEANUP="rm -f '$HOST_TMP_FILE' '$HOST_TMP_FILE.new'"
+echo original > "$HOST_TMP_FILE"
+sbx sh -c "echo changed > '$HOST_TMP_FILE'; echo new > '$HOST_TMP_FILE.new'; cat '$HOST_TMP_FILE'; true" \
+        > "$T_TMP/tmp.out" 2>&1
+if [ "$(cat "$HOST_TMP_FILE")" = original ]; then ok "host /tmp file unchanged"; else not_ok "host /tmp file unchanged"; fi
+if [ -e "$HOST_TMP_FILE.new" ]; then not_ok "no new file in host /tmp"; else ok "no new file in host /tmp"; fi
+if grep -q original "$T_TMP/tmp.out"; then not_ok "host /tmp file unreadable"; else ok "host /tmp file unreadable"; fi
+sbx sh -c 'echo "$TMPDIR"; echo x > "$TMPDIR/f" && mktemp >/dev/null && echo tmp-ok' > "$T_TMP/tmpdir.out" 2>&1
+check_output "TMPDIR is a writable per-run directory" '^tmp-ok$' cat "$T_TMP/tmpdir.out"
+d=$(head -n1 "$T_TMP/tmpdir.out")
+case "$d" in
+/tmp/stockade-ll.*) [ -e "$d" ] && not_ok "per-run TMPDIR removed after the run" "$d" || ok "per-run TMPDIR removed after the run" ;;
+*) not_ok "per-run TMPDIR removed after the run" "TMPDIR=$d" ;;
+esac
+
+# ---- read-only islands and protected paths -----------------------------------
+check_output ".git read-only" "$DENIED" sbx sh -c 'echo x > .git/config; true'
+check_output "git commit fails (git: whole)" "$DENIED|Unable to create" sbx sh -c 'git commit -qam x; true'
+check_output "creating .git/hooks/pre-commit fails" "$DENIED" \
+        sbx sh -c 'echo "#!/bin/sh" > .git/hooks/pre-commit; true'
+[ -e "$T_WS/.git/hooks/pre-commit" ] && not_ok "no hook on host" || ok "no hook on host"
+check_output "missing protected paths are not creatable" "$DENIED" \
+        sbx sh -c 'mkdir .vscode; echo x > .gitmodules; true'
+if [ -e "$T_WS/.vscode" ] || [ -e "$T_WS/.gitmodules" ]; then not_ok "no protected path created"
+else ok "no protected path created"; fi
+check_output "moving .git away fails" "$DENIED" sbx sh -c 'mv .git .git-old; true'
+check "git status works" sbx git status --short
+
+# ---- hidden paths -------------------------------------------------------------
+check_output "reading ~/.ssh/id_rsa fails" "$DENIED" sbx sh -c 'cat "$HOME/.ssh/id_rsa"; true'
+check_output "reading ~/.netrc fails" "$DENIED" sbx sh -c 'cat "$HOME/.netrc"; true'
+if sbx sh -c 'cat "$HOME/.ssh/id_rsa" "$HOME/.netrc"' 2>&1 | grep -q FIXTURE; then not_ok "no secret printed"
+else ok "no secret printed"; fi
+check "home and / still listable" sbx sh -c 'ls "$HOME" >/dev/null && ls / >/dev/null'
+policy "$T_TMP/strict.yaml" "strict_hide: true"
+check_output "strict_hide: hidden directory not listable" "$DENIED" \
+        sbx_policy "$T_TMP/strict.yaml" sh -c 'ls "$HOME/.ssh"; true'
+
+# ---- network, sockets, processes ----------------------------------------------
+"$H" tcp-listen > "$T_TMP/port" 2>&1 &
+LPID=$!
+NAME="stockade-test-$$"
+"$H" abstract-listen "$NAME" > "$T_TMP/abs" 2>&1 &
+APID=$!
+sleep 300 &
+SPID=$!
+T_CLEANUP="$T_CLEANUP; kill $LPID $APID $SPID 2>/dev/null"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T_TMP/port" ] && [ -s "$T_TMP/abs" ] && break; sleep 0.2; done
+PORT=$(head -n1 "$T_TMP/port")
+check "host listener reachable outside the sandbox" "$H" tcp-connect 127.0.0.1 "$PORT"
+check_status "TCP connect to a host listener fails" 1 sbx "$H" tcp-connect 127.0.0.1 "$PORT"
+check_status "TCP bind fails" 1 sbx "$H" tcp-bind 0
+check "abstract socket reachable outside the sandbox" "$H" abstract-connect "$NAME"
+check_status "connect to a host abstract unix socket fails" 1 sbx "$H" abstract-connect "$NAME"
+check_status "kill() of a host process fails" 1 sbx "$H" kill "$SPID" 15
+kill -0 "$SPID" 2>/dev/null && ok "host process still alive" || not_ok "host process still alive"
+check_status "ptrace attach to a host process fails" 1 sbx "$H" ptrace "$SPID"
+check_status "io_uring openat outside fails" 1 sbx "$H" uring-openat "$OUT/uring"
+[ -e "$OUT/uring" ] && not_ok "nothing created through io_uring" || ok "nothing created through io_uring"
+check "signals inside the sandbox still work" sbx sh -c 'sleep 5 & kill $!; wait $! ; [ $? -gt 128 ]'
+
+# Landlock alone (seccomp would stop io_uring and ptrace first): the LSM sees them too.
+cat > "$T_TMP/ll-alone.yaml" <<EOF
+stockade: 1
+settings:
+  workspace: "\${CWD}"
+  write: ["\${WORKSPACE}"]
+  private_tmp: false
+  git: whole
+  protect_defaults: true
+  network: { mode: off }
+  best_effort: [net_other]
+stack:
+  - { phase: in-sandbox, control: required, module: fs_landlock }
+EOF
+check_status "Landlock alone: io_uring openat outside fails" 1 sbx_policy "$T_TMP/ll-alone.yaml" "$H" uring-openat "$OUT/uring"
+check "Landlock alone: io_uring openat inside works" sbx_policy "$T_TMP/ll-alone.yaml" "$H" uring-openat "$T_WS/src/uring"
+check_status "Landlock alone: ptrace of a host process fails" 1 sbx_policy "$T_TMP/ll-alone.yaml" "$H" ptrace "$SPID"
+
+# proxy mode: only the proxy's port
+cat > "$T_TMP/proxy.yaml" <<EOF
+stockade: 1
+settings:
+  workspace: "\${CWD}"
+  write: ["\${WORKSPACE}"]
+  private_tmp: false
+  git: off
+  protect_defaults: false
+  network: { mode: proxy }
+stack:
+  - { phase: in-sandbox, control: required, module: fs_landlock, args: { proxy_port: $PORT } }
+  - { phase: in-sandbox, control: required, module: net_seccomp }
+EOF
+check "proxy mode: connect to the proxy port works" sbx_policy "$T_TMP/proxy.yaml" "$H" tcp-connect 127.0.0.1 "$PORT"
+check_status "proxy mode: any other port fails" 1 sbx_policy "$T_TMP/proxy.yaml" "$H" tcp-connect 127.0.0.1 1
+
+# ---- fail closed on an old ABI (forced with max_abi) ----------------------------
+policy "$T_TMP/abi5.yaml" "max_abi: 5"
+check_status "ABI 5: refused" $STK_EXIT_SETUP sbx_policy "$T_TMP/abi5.yaml" true
+check_output "ABI 5: the message names the setting and the ABI" "cannot enforce 'net_abstract': it needs Landlock ABI 6" \
+        sbx_policy "$T_TMP/abi5.yaml" true
+policy "$T_TMP/abi5be.yaml" "max_abi: 5" off "net_abstract, process"
+check "ABI 5 with best_effort: runs" sbx_policy "$T_TMP/abi5be.yaml" true
+check_output "ABI 2: write and read_only named" "cannot enforce 'write'.*ABI 3" \
+        sbx_policy "$(policy "$T_TMP/abi2.yaml" "max_abi: 2"; echo "$T_TMP/abi2.yaml")" true
+
+# ---- the shipped profile ---------------------------------------------------------
+(cd "$T_WS" && HOME="$T_HOME" XDG_CONFIG_HOME="$T_TMP/xdg" "$STK" run --profile landlock --workspace "$T_WS" -- \
+        sh -c 'echo x > src/p && cat "$HOME/.ssh/id_rsa"; echo y > /etc/stockade-ll-profile; true') > "$T_TMP/prof.out" 2>&1
+if grep -q FIXTURE "$T_TMP/prof.out" || [ -e /etc/stockade-ll-profile ] || [ ! -e "$T_WS/src/p" ]; then
+        not_ok "profile landlock contains" "$(tail -c 300 "$T_TMP/prof.out" | tr '\n' ' ')"
+else
+        ok "profile landlock contains"
+fi

@@ -1,0 +1,1 @@
+net_seccomp_LIBS := -lseccomp

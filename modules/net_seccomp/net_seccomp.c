@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * net_seccomp: a seccomp filter loaded in the sandboxed child right before
+ * execve.  It narrows socket(2) to what the network mode needs (what
+ * Landlock and the namespaces cannot see: UDP, raw, netlink, packet, ...)
+ * and refuses the kernel attack surface of ns_table, returning an errno
+ * (never killing) so the command sees a clear error.  The table and its
+ * reasons are in net_seccomp_table.c and stockade-net_seccomp(8).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "net_seccomp_internal.h"
+
+static const struct stk_host *host;
+
+static const struct stk_arg_spec ns_args[] = {
+        { "allow", STK_ARG_LIST, 0,
+          "hardening groups to leave out: ptrace process_vm io_uring tty_inject keyring bpf perf userfaultfd "
+          "namespaces mount kexec kernel_modules personality open_by_handle" },
+        { "log", STK_ARG_BOOL, 0, "have the kernel log every refused syscall (SECCOMP_FILTER_FLAG_LOG)" },
+        { NULL, 0, 0, NULL },
+};
+
+static void log_error(void *userdata, const char *fmt, ...)
+{
+        char buf[512];
+        va_list ap;
+
+        va_start(ap, fmt);
+        (void)vsnprintf(buf, sizeof(buf), fmt, ap); /* truncation only shortens a message */
+        va_end(ap);
+        host->log(userdata, STK_LOG_ERROR, "%s", buf);
+}
+
+static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
+{
+        const struct stk_settings *s = host->settings(ctx);
+        const char *bad = NULL;
+        int r;
+
+        if (!s)
+                return -EINVAL;
+        *ret = (struct ns_opts){ .network = s->network, .log = host->arg_bool(ctx, "log", 0) };
+        r = ns_parse_allow(host->arg_list(ctx, "allow"), &ret->allowed_groups, &bad);
+        if (r < 0)
+                host->log(ctx, STK_LOG_ERROR, "allow: unknown group \"%s\" (see stockade-net_seccomp(8))", bad);
+        if (r >= 0 && (unsigned)s->network > STK_NET_ON) {
+                host->log(ctx, STK_LOG_ERROR, "unknown network mode %d", (int)s->network);
+                r = -EINVAL;
+        }
+        return r;
+}
+
+/* Filters compiled by probe in the supervisor, one per stack line (two
+ * lines may allow different groups), loaded by in_sandbox in the child. */
+#define NS_MAX_LINES 16
+struct ns_data {
+        struct {
+                const struct stk_ctx *ctx;
+                struct ns_prog prog;
+        } lines[NS_MAX_LINES];
+        size_t n;
+};
+
+static int ns_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
+{
+        struct ns_opts o;
+        int r;
+
+        host = h;
+        r = get_opts(ctx, &o);  /* a bad `allow:` fails the run before anything starts */
+        if (r < 0)
+                return r;
+        *ret_data = calloc(1, sizeof(struct ns_data));
+        return *ret_data ? 0 : -ENOMEM;
+}
+
+static void ns_fini(void *data)
+{
+        struct ns_data *d = data;
+
+        for (size_t i = 0; d && i < d->n; i++)
+                ns_prog_done(&d->lines[i].prog);
+        free(d);
+}
+
+static struct ns_prog *prog_of(struct stk_ctx *ctx)
+{
+        struct ns_data *d = host->data(ctx);
+
+        for (size_t i = 0; d && i < d->n; i++)
+                if (d->lines[i].ctx == ctx)
+                        return &d->lines[i].prog;
+        return NULL;
+}
+
+/* Compile this line's filter and keep it for in_sandbox (if there is room:
+ * otherwise in_sandbox compiles it again). */
+static int compile_for(struct stk_ctx *ctx, const struct ns_opts *o)
+{
+        struct ns_data *d = host->data(ctx);
+        struct ns_prog p, *old = prog_of(ctx);
+        int r = ns_compile(o, &p, log_error, ctx);
+
+        if (r < 0)
+                return r;
+        if (old) {
+                ns_prog_done(old);
+                *old = p;
+        } else if (d && d->n < NS_MAX_LINES) {
+                d->lines[d->n].ctx = ctx;
+                d->lines[d->n++].prog = p;
+        } else {
+                ns_prog_done(&p);
+        }
+        return 0;
+}
+
+static int ns_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
+{
+        struct ns_opts o;
+        uint32_t covers = 0;
+        int r = get_opts(ctx, &o);
+
+        if (r < 0)
+                return r;
+        /* EINVAL: a kernel without CONFIG_SECCOMP (prctl(2)). */
+        if (prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) < 0) {
+                r = -errno;
+                host->log(ctx, STK_LOG_ERROR, "seccomp unavailable: prctl(PR_GET_SECCOMP): %s", strerror(-r));
+                return r == -EINVAL ? -EOPNOTSUPP : r;
+        }
+        r = compile_for(ctx, &o);
+        if (r < 0)
+                return r;
+        if (o.network != STK_NET_ON)
+                covers |= STK_COVER_NET_OTHER;
+        if (o.network == STK_NET_OFF)
+                covers |= STK_COVER_NET_TCP;   /* no IP socket at all */
+        if (o.allowed_groups == 0)
+                covers |= STK_COVER_KERNEL;
+        *ret_covers = covers;
+        return 0;
+}
+
+static int ns_in_sandbox(struct stk_ctx *ctx)
+{
+        struct ns_prog tmp = { 0 };
+        const struct ns_prog *p;
+        struct ns_opts o;
+        int r;
+
+        if (!host)
+                return -EINVAL;
+        p = prog_of(ctx);
+        if (!p) {
+                r = get_opts(ctx, &o);
+                if (r >= 0)
+                        r = ns_compile(&o, &tmp, log_error, ctx);
+                if (r < 0)
+                        return r;
+                p = &tmp;
+        }
+        r = ns_load(p);
+        if (r < 0)
+                host->log(ctx, STK_LOG_ERROR, "seccomp(SECCOMP_SET_MODE_FILTER, %zu insns, flags 0x%x): %s",
+                          (size_t)p->len, p->flags, strerror(-r));
+        ns_prog_done(&tmp);
+        return r;
+}
+
+const struct stk_module stockade_module = {
+        STK_MODULE_HEADER("net_seccomp"),
+        .summary = "seccomp: sockets narrowed to the network mode, kernel attack surface refused with EPERM",
+        .args = ns_args,
+        .covers = STK_COVER_NET_OTHER | STK_COVER_NET_TCP | STK_COVER_KERNEL,
+        .init = ns_init,
+        .fini = ns_fini,
+        .probe = ns_probe,
+        .in_sandbox = ns_in_sandbox,
+};

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ns_table -> a libseccomp filter (not loaded: the unit tests build and
+ * export it without confining themselves).
+ *
+ * libseccomp refuses two comparisons on one argument in a rule (EINVAL), so
+ * "not one of these values" becomes one rule per forbidden value below the
+ * largest allowed one, plus "greater than it".  Rules of one syscall are
+ * ORed.
+ */
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "net_seccomp_internal.h"
+
+#define LOW32 0xffffffffULL
+
+struct build {
+        scmp_filter_ctx f;
+        const struct ns_entry *e;
+        int nr;
+        ns_log_fn log;
+        void *userdata;
+};
+
+/* One rule: the entry's optional pre-condition plus `cmp`. */
+static int add(struct build *b, const struct scmp_arg_cmp *cmp)
+{
+        struct scmp_arg_cmp c[2];
+        unsigned n = 0;
+        int r;
+
+        if (b->e->pre)
+                c[n++] = SCMP_CMP64(b->e->pre_arg, SCMP_CMP_MASKED_EQ, LOW32, b->e->pre_value);
+        if (cmp)
+                c[n++] = *cmp;
+        r = seccomp_rule_add_array(b->f, SCMP_ACT_ERRNO((uint32_t)b->e->err), b->nr, n, c);
+        if (r < 0)
+                b->log(b->userdata, "seccomp_rule_add(%s, arg%u): %s", b->e->syscall, cmp ? cmp->arg : 0,
+                       strerror(-r));
+        return r;
+}
+
+static int add_masked(struct build *b, uint64_t mask, uint64_t value)
+{
+        struct scmp_arg_cmp c = SCMP_CMP64(b->e->arg, SCMP_CMP_MASKED_EQ, mask, value);
+
+        return add(b, &c);
+}
+
+static int is_listed(const struct ns_entry *e, uint64_t v)
+{
+        for (unsigned i = 0; i < e->n_values; i++)
+                if (e->values[i] == v)
+                        return 1;
+        return 0;
+}
+
+static int add_not_in(struct build *b)
+{
+        const struct ns_entry *e = b->e;
+        uint64_t max = 0;
+        int r = 0;
+
+        if (e->mask <= 0xff) {  /* a small field (socket type): every other value */
+                for (uint64_t v = 0; v <= e->mask && r >= 0; v++)
+                        if ((v & ~e->mask) == 0 && !is_listed(e, v))
+                                r = add_masked(b, e->mask, v);
+                return r;
+        }
+        for (unsigned i = 0; i < e->n_values; i++)
+                max = e->values[i] > max ? e->values[i] : max;
+        for (uint64_t v = 0; v < max && r >= 0; v++)
+                if (!is_listed(e, v))
+                        r = add_masked(b, e->mask, v);
+        if (r >= 0) {
+                /* On the whole register: set upper bits also land here. */
+                struct scmp_arg_cmp c = SCMP_CMP64(e->arg, SCMP_CMP_GT, max);
+                r = add(b, &c);
+        }
+        return r;
+}
+
+/* personality(2): the low 32 bits are neither all zero nor all one exactly
+ * when some bit i is 1 and bit i+1 (mod 32) is 0, which 32 masked
+ * comparisons can say; anything above 32 bits is refused as well. */
+static int add_persona(struct build *b)
+{
+        struct scmp_arg_cmp hi = SCMP_CMP64(b->e->arg, SCMP_CMP_GT, LOW32);
+        int r = add(b, &hi);
+
+        for (unsigned i = 0; i < 32 && r >= 0; i++) {
+                uint64_t bit = 1ULL << i, next = 1ULL << ((i + 1) % 32);
+                r = add_masked(b, bit | next, bit);
+        }
+        return r;
+}
+
+static int add_entry(struct build *b)
+{
+        const struct ns_entry *e = b->e;
+        int r = 0;
+
+        b->nr = seccomp_syscall_resolve_name(e->syscall);
+        if (b->nr == __NR_SCMP_ERROR) {
+                /* Fail closed: a syscall we cannot name we cannot filter. */
+                b->log(b->userdata, "libseccomp does not know syscall %s on this architecture", e->syscall);
+                return -EOPNOTSUPP;
+        }
+        switch (e->kind) {
+        case NS_ALL:
+                return add(b, NULL);
+        case NS_ANY_BIT:
+                for (unsigned i = 0; i < 64 && r >= 0; i++)
+                        if (e->mask & (1ULL << i))
+                                r = add_masked(b, 1ULL << i, 1ULL << i);
+                return r;
+        case NS_EQ32:
+                return add_masked(b, LOW32, e->values[0]);
+        case NS_NOT_IN:
+                return add_not_in(b);
+        case NS_PERSONA:
+                return add_persona(b);
+        }
+        return -EINVAL;
+}
+
+static int set_attrs(scmp_filter_ctx f, const struct ns_opts *o, ns_log_fn log, void *userdata)
+{
+        int r;
+
+        /* Every syscall of a foreign ABI (i386 via int 0x80; x32, whose
+         * numbers have bit 30 set and which libseccomp routes to the same
+         * action for an x86_64 filter) gets EPERM: that ABI is not in the
+         * filter, so no rule of ours can miss one of its numbers. */
+        r = seccomp_attr_set(f, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ERRNO(EPERM));
+        if (r < 0) {
+                log(userdata, "seccomp_attr_set(ACT_BADARCH): %s", strerror(-r));
+                return r;
+        }
+        /* A binary tree over syscall numbers: the socket() rules are many. */
+        r = seccomp_attr_set(f, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+        if (r < 0) {
+                log(userdata, "seccomp_attr_set(CTL_OPTIMIZE, 2): %s", strerror(-r));
+                return r;
+        }
+        if (o->log) {
+                r = seccomp_attr_set(f, SCMP_FLTATR_CTL_LOG, 1);
+                if (r < 0)
+                        log(userdata, "seccomp_attr_set(CTL_LOG): %s (kernel or libseccomp too old)", strerror(-r));
+        }
+        return r;
+}
+
+int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void *userdata)
+{
+        struct build b = { .f = seccomp_init(SCMP_ACT_ALLOW), .log = log, .userdata = userdata };
+        int r;
+
+        if (!b.f)
+                return -ENOMEM;
+        r = set_attrs(b.f, o, log, userdata);
+        for (size_t i = 0; r >= 0 && i < ns_table_len; i++) {
+                b.e = &ns_table[i];
+                if (!(b.e->modes & NS_MODE(o->network)))
+                        continue;
+                if (b.e->group != NS_G_NETWORK && (o->allowed_groups & (1u << b.e->group)))
+                        continue;
+                r = add_entry(&b);
+        }
+        if (r < 0) {
+                seccomp_release(b.f);
+                return r;
+        }
+        *ret = b.f;
+        return 0;
+}
+
+/* libseccomp 2.5 exports BPF only to an fd: a memfd, read back. */
+static int export_bpf(scmp_filter_ctx f, struct ns_prog *ret)
+{
+        struct stat st;
+        int r = 0, fd = memfd_create("net_seccomp-bpf", MFD_CLOEXEC);
+
+        if (fd < 0)
+                return -errno;
+        r = seccomp_export_bpf(f, fd);
+        if (r >= 0 && fstat(fd, &st) < 0)
+                r = -errno;
+        if (r >= 0 && (st.st_size == 0 || st.st_size % (off_t)sizeof(struct sock_filter) != 0 ||
+                       st.st_size / (off_t)sizeof(struct sock_filter) > BPF_MAXINSNS))
+                r = -E2BIG;
+        if (r >= 0) {
+                ret->insns = malloc((size_t)st.st_size);
+                if (!ret->insns)
+                        r = -ENOMEM;
+        }
+        if (r >= 0 && pread(fd, ret->insns, (size_t)st.st_size, 0) != st.st_size)
+                r = errno ? -errno : -EIO;
+        if (r >= 0)
+                ret->len = (unsigned short)(st.st_size / (off_t)sizeof(struct sock_filter));
+        close(fd);
+        return r;
+}
+
+int ns_compile(const struct ns_opts *o, struct ns_prog *ret, ns_log_fn log, void *userdata)
+{
+        struct ns_prog p = { 0 };
+        scmp_filter_ctx f;
+        int r = ns_build(o, &f, log, userdata);
+
+        if (r < 0)
+                return r;
+        r = export_bpf(f, &p);
+        seccomp_release(f);
+        if (r < 0) {
+                log(userdata, "seccomp_export_bpf: %s", strerror(-r));
+                ns_prog_done(&p);
+                return r;
+        }
+        /* What seccomp_load() would pass: SECCOMP_FILTER_FLAG_LOG for
+         * `log: true`; no TSYNC (the child has one thread). */
+        p.flags = o->log ? SECCOMP_FILTER_FLAG_LOG : 0;
+        *ret = p;
+        return 0;
+}
+
+/* seccomp(2) needs no_new_privs (or CAP_SYS_ADMIN, not to be relied on):
+ * set it and read it back, as libseccomp does with SCMP_FLTATR_CTL_NNP. */
+int ns_load(const struct ns_prog *p)
+{
+        struct sock_fprog prog = { .len = p->len, .filter = p->insns };
+
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
+                return -errno;
+        if (prctl(PR_GET_NO_NEW_PRIVS, 0L, 0L, 0L, 0L) != 1)
+                return -EPERM;
+        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, p->flags, &prog) < 0)
+                return -errno;
+        return 0;
+}
+
+void ns_prog_done(struct ns_prog *p)
+{
+        free(p->insns);
+        *p = (struct ns_prog){ 0 };
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* net_seccomp internals, shared with its CUnit tests (not exported). */
+#pragma once
+
+#include <linux/filter.h>
+#include <seccomp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stockade/module.h"
+
+/* What `allow:` may switch off, one name per group of table entries. */
+enum ns_group {
+        NS_G_NETWORK = 0, /* follows settings.network, never `allow:`-able */
+        NS_G_PTRACE,
+        NS_G_PROCESS_VM,
+        NS_G_IO_URING,
+        NS_G_TTY_INJECT,
+        NS_G_KEYRING,
+        NS_G_BPF,
+        NS_G_PERF,
+        NS_G_USERFAULTFD,
+        NS_G_NAMESPACES,
+        NS_G_MOUNT,
+        NS_G_KEXEC,
+        NS_G_KERNEL_MODULES,
+        NS_G_PERSONALITY,
+        NS_G_OPEN_BY_HANDLE,
+        NS_G_MAX
+};
+
+/* How an entry matches its syscall's arguments. */
+enum ns_kind {
+        NS_ALL = 1,     /* whatever the arguments */
+        NS_ANY_BIT,     /* arg has any bit of `mask` set (one rule per bit) */
+        NS_EQ32,        /* the low 32 bits of arg equal values[0] */
+        NS_NOT_IN,      /* (arg & mask) is none of values[] */
+        NS_PERSONA,     /* the low 32 bits of arg are neither 0 nor 0xffffffff */
+};
+
+#define NS_MODE(m) (1u << (m))
+#define NS_ALL_MODES (NS_MODE(STK_NET_OFF) | NS_MODE(STK_NET_PROXY) | NS_MODE(STK_NET_ON))
+
+struct ns_entry {
+        enum ns_group group;
+        const char *syscall;
+        unsigned modes;          /* NS_MODE() bits of the network modes it applies in */
+        enum ns_kind kind;
+        unsigned arg;
+        uint64_t mask;
+        uint64_t values[4];
+        unsigned n_values;
+        int pre;                 /* also only when the low 32 bits of pre_arg == pre_value */
+        unsigned pre_arg;
+        uint64_t pre_value;
+        int err;                 /* errno the caller sees */
+        const char *reason;
+};
+
+extern const struct ns_entry ns_table[];
+extern const size_t ns_table_len;
+extern const char *const ns_group_names[NS_G_MAX];
+
+/* `allow:` names -> group bits; -EINVAL (and *ret_bad) for an unknown or
+ * non-allowable name. */
+int ns_parse_allow(const char *const *names, uint32_t *ret_groups, const char **ret_bad);
+
+struct ns_opts {
+        enum stk_network network;
+        uint32_t allowed_groups;  /* bit (1 << enum ns_group) */
+        int log;
+};
+
+typedef void (*ns_log_fn)(void *userdata, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A ready filter (not loaded) for these options, or -errno; on failure
+ * `log` says which entry. */
+int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void *userdata);
+
+/* A filter compiled to BPF by libseccomp, ready for seccomp(2). */
+struct ns_prog {
+        struct sock_filter *insns;
+        unsigned short len;
+        unsigned flags;  /* SECCOMP_FILTER_FLAG_* */
+};
+
+/* Compile (in the supervisor, where memory is warm and nothing is
+ * confined yet); load (in the child: two syscalls, no allocation). */
+int ns_compile(const struct ns_opts *o, struct ns_prog *ret, ns_log_fn log, void *userdata);
+int ns_load(const struct ns_prog *p);
+void ns_prog_done(struct ns_prog *p);

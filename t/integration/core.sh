@@ -1,0 +1,154 @@
+#!/bin/sh
+# The core's own behaviour, through the real binary: exit statuses, the
+# module loader's refusals, control flags through t_scripted, fds, session,
+# no_new_privs, signals, leftovers, audit log.  These stacks enforce nothing
+# (write: [/], network on) so that only the core is under test.
+. "$(dirname "$0")/../lib.sh"
+
+[ -x "$STK" ] || { skip "core" "no $STK"; exit 0; }
+
+open_policy() {  # open_policy FILE: settings that require no enforcement
+        cat > "$1" <<EOP
+stockade: 1
+settings:
+  workspace: $T_TMP
+  write: [/]
+  private_tmp: false
+  git: off
+  protect_defaults: false
+  network: { mode: on }
+EOP
+}
+
+add() {  # add YAML-LINE: one stack line
+        grep -q '^stack:' "$P" || echo 'stack:' >> "$P"
+        echo "  - $1" >> "$P"
+}
+
+P=$T_TMP/p.yaml
+M=$T_TMP/marker
+export XDG_CONFIG_HOME=$T_TMP/xdg   # no user layer from the real home
+run() { "$STK" run --policy "$P" --workspace "$T_TMP" "$@"; }
+
+open_policy "$P"
+check_status "exit status is the command's" 7 run -- sh -c 'exit 7'
+check_status "a SIGKILLed command gives 137" 137 run -- sh -c 'kill -9 $$'
+check_status "command not found gives 127" 127 run -- /nonexistent/cmd
+check_status "usage error" $STK_EXIT_USAGE "$STK" run --policy "$P"
+
+# --- the loader refuses, and nothing runs -----------------------------------
+for m in t_badabi t_badmagic t_wrongname t_nosymbol no_such_module "../etc/passwd"; do
+        open_policy "$P"
+        add "{ phase: pre-exec, control: required, module: \"$m\" }"
+        rm -f "$M"
+        run -- touch "$M" > "$T_TMP/out" 2>&1; st=$?
+        if [ "$st" != 0 ] && [ ! -e "$M" ]; then ok "module $m refused, command did not run (status $st)"
+        else not_ok "module $m refused" "status $st, marker $(ls "$M" 2>&1)"; fi
+done
+open_policy "$P"; add "{ phase: pre-exec, control: required, module: t_badabi }"
+check_output "bad ABI message names the file" 't_badabi.so: built for ABI 99' run -- true
+open_policy "$P"; add "{ phase: pre-exec, control: required, module: t_wrongname }"
+check_output "wrong name is named" 'calls itself "fs_bwrap"' run -- true
+
+# a module file writable by others is refused
+cp "$STK_BUILD/t/modules/t_scripted.so" "$STK_BUILD/t/modules/t_groupw.so" 2>/dev/null
+chmod 666 "$STK_BUILD/t/modules/t_groupw.so"
+T_CLEANUP="rm -f '$STK_BUILD/t/modules/t_groupw.so'"
+open_policy "$P"; add "{ phase: pre-exec, control: required, module: t_groupw }"
+check_output "a world-writable module is refused" 'writable by group or others' run -- true
+
+# --- control flags through the real core ------------------------------------
+line() { set -- $*; add "{ phase: $1, control: $2, module: t_scripted, args: { result: $3, marker: $M } }"; }
+case_run() {  # case_run NAME WANT_STATUS WANT_RAN(yes/no) LINES...
+        name=$1 want=$2 ran=$3; shift 3
+        open_policy "$P"
+        for l in "$@"; do line $l; done
+        rm -f "$M" "$T_TMP/ran"
+        run -- touch "$T_TMP/ran" > "$T_TMP/out" 2>&1; st=$?
+        has=no; [ -e "$T_TMP/ran" ] && has=yes
+        if [ "$st" = "$want" ] && [ "$has" = "$ran" ]; then ok "$name"
+        else not_ok "$name" "status $st want $want, ran $has want $ran: $(tr '\n' ' ' < "$T_TMP/out")"; fi
+}
+case_run "required pre-exec ok runs" 0 yes "pre-exec required ok"
+case_run "required pre-exec failure stops the run" $STK_EXIT_SETUP no "pre-exec required fail"
+case_run "requisite failure stops the run" $STK_EXIT_SETUP no "pre-exec requisite fail" "pre-exec sufficient ok"
+case_run "sufficient failure then required ok runs" 0 yes "pre-exec sufficient fail" "pre-exec required ok"
+case_run "in-sandbox required failure stops the run" $STK_EXIT_SETUP no "in-sandbox required fail"
+case_run "in-sandbox ok runs" 0 yes "in-sandbox required ok"
+case_run "permission deny" $STK_EXIT_DENIED no "permission required deny"
+case_run "permission allow" 0 yes "permission required allow"
+case_run "permission: required deny beats sufficient allow" $STK_EXIT_DENIED no "permission required deny" "permission sufficient allow"
+case_run "permission: error is a deny" $STK_EXIT_DENIED no "permission required fail"
+case_run "permission: bogus verdict is a deny" $STK_EXIT_DENIED no "permission required bogus"
+case_run "permission: all ignore is a deny" $STK_EXIT_DENIED no "permission required ignore"
+case_run "permission ask, no approval module: deny" $STK_EXIT_DENIED no "permission required ask"
+
+# required failure: the rest of the phase still runs (complete report), command not
+open_policy "$P"; line "pre-exec required fail"; line "pre-exec required ok"
+rm -f "$M"; run -- true >/dev/null 2>&1
+check_status "after a required failure the phase went on" 0 test "$(grep -c pre-exec "$M" 2>/dev/null)" = 2
+# sufficient success skips the rest
+open_policy "$P"; line "pre-exec sufficient ok"; line "pre-exec required fail"
+rm -f "$M"; run -- true >/dev/null 2>&1
+check_status "sufficient success skipped the next line" 0 test "$(grep -c pre-exec "$M" 2>/dev/null)" = 1
+
+# approvals
+open_policy "$P"; line "permission required ask"
+add "{ phase: permission, control: optional, module: t_scripted, args: { approve: allow } }"
+check_status "ask answered allow by an approval hook runs" 0 run -- true
+open_policy "$P"; line "permission required ask"
+add "{ phase: permission, control: optional, module: t_scripted, args: { approve: deny } }"
+check_status "ask answered deny" $STK_EXIT_DENIED run -- true
+sed -i 's/network: { mode: on }/network: { mode: on }\n  approval: never/' "$P"
+sed -i 's/approve: deny/approve: allow/' "$P"
+check_status "approval never: ask is deny without asking" $STK_EXIT_DENIED run -- true
+
+# a probe failure makes the line fail without calling it
+open_policy "$P"
+add "{ phase: pre-exec, control: sufficient, module: t_scripted, args: { probe_fail: true, marker: $M } }"
+line "pre-exec required ok"
+rm -f "$M"; run -- true >/dev/null 2>&1
+check_status "a module that cannot run here is skipped (fallback)" 0 test "$(cat "$M" 2>/dev/null)" = pre-exec
+
+# unknown argument and wrong type: policy errors with file:line:col
+open_policy "$P"; add "{ phase: pre-exec, control: required, module: t_scripted, args: { nope: 1 } }"
+check_output "unknown module argument is an error" 'p.yaml:[0-9]+:[0-9]+: error: unknown argument "nope"' run -- true
+check_status "unknown module argument: policy error status" $STK_EXIT_POLICY run -- true
+open_policy "$P"; add "{ phase: pre-exec, control: required, module: t_scripted, args: { probe_fail: maybe } }"
+check_status "wrong argument type: policy error status" $STK_EXIT_POLICY run -- true
+
+# --- the command's life -----------------------------------------------------
+open_policy "$P"
+exec 7>"$T_TMP/leak"
+check_status "inherited fds above 2 are closed" 0 run -- sh -c '! [ -e /proc/self/fd/7 ]'
+exec 7>&-
+check_output "no_new_privs is set" 'NoNewPrivs:[[:space:]]+1' run -- cat /proc/self/status
+check_status "the command leads a new session" 0 run -- sh -c 'test "$(ps -o sid= -p $$ | tr -d " ")" = "$$"'
+open_policy "$P"; add "{ phase: pre-exec, control: required, module: t_scripted, args: { setenv: STK_TEST=hello } }"
+check_status "plan env from pre-exec reaches the command" 0 run -- sh -c 'test "$STK_TEST" = hello'
+
+# a daemon the command starts is gone when stockade returns
+open_policy "$P"
+run -- sh -c "setsid sh -c 'sleep 30; touch $T_TMP/survived' >/dev/null 2>&1 < /dev/null & echo \$! > $T_TMP/daemon.pid"
+sleep 0.3
+dpid=$(cat "$T_TMP/daemon.pid" 2>/dev/null)
+if [ -n "$dpid" ] && ! kill -0 "$dpid" 2>/dev/null; then ok "a daemonised child is gone after stockade returns"
+else not_ok "a daemonised child is gone after stockade returns" "pid $dpid still alive"; kill -9 "$dpid" 2>/dev/null; fi
+
+# SIGTERM to stockade reaches the command
+rm -f "$T_TMP/got-term"
+"$STK" run --policy "$P" --workspace "$T_TMP" -- sh -c "trap 'touch $T_TMP/got-term; exit 3' TERM; while :; do sleep 0.05; done" &
+spid=$!
+sleep 0.5
+kill -TERM "$spid"
+wait "$spid"; st=$?
+if [ -e "$T_TMP/got-term" ] && [ "$st" = 3 ]; then ok "SIGTERM is forwarded to the command"
+else not_ok "SIGTERM is forwarded to the command" "status $st"; fi
+
+# --- audit log ----------------------------------------------------------------
+open_policy "$P"; line "permission required allow"
+run --audit "$T_TMP/audit.jsonl" -- true
+check_status "audit: a decision and a run record" 0 sh -c "grep -c '\"type\":\"decision\"' '$T_TMP/audit.jsonl' | grep -qx 1 && grep -q '\"type\":\"run\"' '$T_TMP/audit.jsonl'"
+check_status "audit: every line is JSON" 0 python3 -c "
+import json,sys
+[json.loads(l) for l in open('$T_TMP/audit.jsonl')]"

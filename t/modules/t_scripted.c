@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * t_scripted: a test-only module whose every hook does what its line's args
+ * say (never installed).  Drives the control-flag truth table through the
+ * real core, and proves with marker files which hooks ran.
+ *
+ *   result:  ok | fail | allow | deny | ask | ignore | bogus   (the hook's outcome)
+ *   approve: allow | deny | ignore                              (approval hook)
+ *   marker:  a file to create when a hook runs
+ *   covers:  cover names this line claims (write, hide, ...)
+ *   probe_fail / init_fail: make probe / init fail
+ *   setenv:  NAME=VALUE added to the plan (pre-exec)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stockade/module.h"
+
+static const struct stk_host *host;
+
+static const struct stk_arg_spec args[] = {
+        { "result", STK_ARG_STRING, 0, "hook outcome" },
+        { "approve", STK_ARG_STRING, 0, "approval answer" },
+        { "marker", STK_ARG_STRING, 0, "file created when a hook runs" },
+        { "covers", STK_ARG_LIST, 0, "cover names claimed" },
+        { "probe_fail", STK_ARG_BOOL, 0, "probe fails" },
+        { "init_fail", STK_ARG_BOOL, 0, "init fails" },
+        { "setenv", STK_ARG_STRING, 0, "NAME=VALUE for the plan" },
+        { NULL, 0, 0, NULL },
+};
+
+static void touch_marker(struct stk_ctx *ctx, const char *hook)
+{
+        const char *m = host->arg_string(ctx, "marker");
+        int fd;
+
+        if (!m)
+                return;
+        fd = open(m, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+                (void) !write(fd, hook, strlen(hook));
+                (void) !write(fd, "\n", 1);
+                close(fd);
+        }
+}
+
+static int to_verdict(const char *s, enum stk_verdict *v)
+{
+        if (!s || !strcmp(s, "ok") || !strcmp(s, "allow"))
+                *v = STK_ALLOW;
+        else if (!strcmp(s, "deny"))
+                *v = STK_DENY;
+        else if (!strcmp(s, "ask"))
+                *v = STK_ASK;
+        else if (!strcmp(s, "ignore"))
+                *v = STK_IGNORE;
+        else if (!strcmp(s, "bogus"))
+                *v = (enum stk_verdict) 99;
+        else
+                return -EIO; /* "fail" */
+        return 0;
+}
+
+static int scripted_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret)
+{
+        host = h;
+        *ret = NULL;
+        return host->arg_bool(ctx, "init_fail", 0) ? -EIO : 0;
+}
+
+static const struct { const char *name; uint32_t bit; } cover_names[] = {
+        { "write", STK_COVER_WRITE }, { "read_only", STK_COVER_READ_ONLY }, { "hide", STK_COVER_HIDE },
+        { "private_tmp", STK_COVER_PRIVATE_TMP }, { "net_tcp", STK_COVER_NET_TCP },
+        { "net_other", STK_COVER_NET_OTHER }, { "net_abstract", STK_COVER_NET_ABSTRACT },
+};
+
+static int scripted_probe(struct stk_ctx *ctx, uint32_t *ret)
+{
+        const char *const *c = host->arg_list(ctx, "covers");
+
+        *ret = 0;
+        for (size_t i = 0; c[i]; i++)
+                for (size_t k = 0; k < sizeof(cover_names) / sizeof(cover_names[0]); k++)
+                        if (!strcmp(c[i], cover_names[k].name))
+                                *ret |= cover_names[k].bit;
+        if (host->arg_bool(ctx, "probe_fail", 0)) {
+                host->log(ctx, STK_LOG_INFO, "probe fails as scripted");
+                return -ENODEV;
+        }
+        return 0;
+}
+
+static int scripted_decide(struct stk_ctx *ctx, enum stk_verdict *v, const char *hook)
+{
+        touch_marker(ctx, hook);
+        return to_verdict(host->arg_string(ctx, "result"), v);
+}
+
+static int scripted_permission(struct stk_ctx *ctx, const struct stk_request *req, enum stk_verdict *v)
+{
+        return scripted_decide(ctx, v, "permission");
+}
+
+static int scripted_egress(struct stk_ctx *ctx, const struct stk_egress *req, enum stk_verdict *v)
+{
+        return scripted_decide(ctx, v, "egress");
+}
+
+static int scripted_act(struct stk_ctx *ctx, const char *hook)
+{
+        enum stk_verdict v;
+
+        touch_marker(ctx, hook);
+        return to_verdict(host->arg_string(ctx, "result"), &v) < 0 ? -EIO : 0;
+}
+
+static int scripted_pre_exec(struct stk_ctx *ctx)
+{
+        const char *e = host->arg_string(ctx, "setenv");
+        char name[128];
+        int r = scripted_act(ctx, "pre-exec");
+
+        if (r >= 0 && e && strchr(e, '=') && (size_t) (strchr(e, '=') - e) < sizeof(name)) {
+                snprintf(name, sizeof(name), "%.*s", (int) (strchr(e, '=') - e), e);
+                r = host->plan_setenv(ctx, name, strchr(e, '=') + 1);
+        }
+        return r;
+}
+
+static int scripted_in_sandbox(struct stk_ctx *ctx)
+{
+        return scripted_act(ctx, "in-sandbox");
+}
+
+static int scripted_approve(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *v)
+{
+        const char *a = host->arg_string(ctx, "approve");
+
+        touch_marker(ctx, "approve");
+        return to_verdict(a ? a : "ignore", v);
+}
+
+const struct stk_module stockade_module = {
+        STK_MODULE_HEADER("t_scripted"),
+        .summary = "test module: hooks do what the args say",
+        .args = args,
+        .init = scripted_init,
+        .probe = scripted_probe,
+        .permission = scripted_permission,
+        .pre_exec = scripted_pre_exec,
+        .in_sandbox = scripted_in_sandbox,
+        .egress = scripted_egress,
+        .approve = scripted_approve,
+};
