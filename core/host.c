@@ -32,16 +32,17 @@ void core_log(enum stk_log_level level, const char *fmt, ...)
 
 static void host_log(struct stk_ctx *ctx, enum stk_log_level level, const char *fmt, ...)
 {
-        char msg[1024];
+        _cleanup_free_ char *msg = NULL;
         va_list ap;
+        int n;
 
         if ((int) level > core_log_level)
                 return;
         va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
+        n = vasprintf(&msg, fmt, ap);
         va_end(ap);
         fprintf(stderr, "stockade: %s: %s (%s:%u): %s\n", level_name(level), ctx->mod->name,
-                ctx->line->origin.file, ctx->line->origin.line, msg);
+                ctx->line->origin.file, ctx->line->origin.line, n < 0 ? fmt : msg);
 }
 
 static struct core_typed_arg *find_arg(struct stk_ctx *ctx, const char *name)

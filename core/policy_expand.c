@@ -134,7 +134,8 @@ static int cli_value(const struct vars *v, const char *in, char **ret)
 }
 
 /* 0, 1 after reporting, -ENOMEM. */
-static int finish_path(struct ploader *l, const struct vars *v, char **value, const struct core_origin *o)
+static int finish_path(struct ploader *l, const struct vars *v, char **value, const struct core_origin *o,
+                       bool keep_last)
 {
         _cleanup_free_ char *x = NULL, *c = NULL;
         int r = o->layer == CORE_LAYER_CLI ? cli_value(v, *value, &x) : expand(l, v, *value, o, &x);
@@ -147,7 +148,7 @@ static int finish_path(struct ploader *l, const struct vars *v, char **value, co
                 return 1;
         }
         normalize_slashes(x);
-        r = path_canonicalize(x, &c);
+        r = keep_last ? path_canonicalize_parent(x, &c) : path_canonicalize(x, &c);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -184,12 +185,41 @@ static void dedupe(struct core_list *list)
 static int finish_list(struct ploader *l, const struct vars *v, struct core_list *list)
 {
         for (size_t i = 0; i < list->n; i++) {
-                int r = finish_path(l, v, &list->items[i].value, &list->items[i].origin);
+                int r = finish_path(l, v, &list->items[i].value, &list->items[i].origin, false);
                 if (r < 0)
                         return r;
         }
         dedupe(list);
         return 0;
+}
+
+/* read_only and hide protect a path both as a name and as what it points
+ * to: resolving a final symlink alone would leave the link itself in a
+ * writable root, where the command could delete it and create a real file
+ * or directory under the protected name; the target is protected too, or
+ * writing through another path to it would still work. */
+static int finish_list_link_and_target(struct ploader *l, const struct vars *v, struct core_list *list)
+{
+        struct core_list links = { 0 };
+        int r = 0;
+
+        /* Each raw value is expanded once as a link, once as a target. */
+        for (size_t i = 0; r >= 0 && i < list->n; i++) {
+                struct core_origin o = list->items[i].origin;
+                char *link = strdup(list->items[i].value);
+                r = link ? finish_path(l, v, &link, &o, true) : -ENOMEM;
+                if (r == 0)
+                        r = plist_add(&links, link, &o);
+                free(link);
+        }
+        if (r >= 0)
+                r = finish_list(l, v, list);
+        for (size_t i = 0; r >= 0 && i < links.n; i++)
+                r = plist_add(list, links.items[i].value, &links.items[i].origin);
+        plist_done(&links);
+        if (r >= 0)
+                dedupe(list);
+        return r;
 }
 
 static int finish_args(struct ploader *l, const struct vars *v, struct core_line *line)
@@ -234,7 +264,7 @@ static int finish_workspace(struct ploader *l, struct vars *v)
                 if (!p->workspace || !p->workspace_origin.file)
                         return -ENOMEM;
         }
-        r = finish_path(l, v, &p->workspace, &p->workspace_origin);
+        r = finish_path(l, v, &p->workspace, &p->workspace_origin, false);
         if (r != 0)
                 return r;
         if (stat(p->workspace, &st) < 0 || !S_ISDIR(st.st_mode)) {
@@ -262,11 +292,11 @@ int pexpand_policy(struct ploader *l)
                 return r < 0 ? r : 0;
         r = finish_list(l, &v, &p->write);
         if (r >= 0)
-                r = finish_list(l, &v, &p->read_only);
+                r = finish_list_link_and_target(l, &v, &p->read_only);
         if (r >= 0)
-                r = finish_list(l, &v, &p->hide);
+                r = finish_list_link_and_target(l, &v, &p->hide);
         if (r >= 0 && p->audit)
-                r = finish_path(l, &v, &p->audit, &p->audit_origin);
+                r = finish_path(l, &v, &p->audit, &p->audit_origin, false);
         for (size_t i = 0; r >= 0 && i < p->n_lines; i++)
                 r = finish_args(l, &v, &p->lines[i]);
         return r < 0 ? r : 0;

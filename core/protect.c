@@ -71,7 +71,7 @@ static int read_pointer(const char *file, const char *prefix, const char *base, 
 
 /* The repository's gitdir and common dir (a linked worktree's .git is a
  * "gitdir:" pointer file; its hooks and config live in the common dir). */
-static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common)
+static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, bool *ret_pointer)
 {
         _cleanup_free_ char *dotgit = NULL, *commondir_file = NULL;
         char *gitdir = NULL, *common = NULL;
@@ -103,13 +103,15 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common)
         }
         *ret_gitdir = gitdir;
         *ret_common = common;
+        *ret_pointer = S_ISREG(st.st_mode);
         return 0;
 }
 
 static int protect_git(const char *root, enum core_git_protect mode, char ***v)
 {
         _cleanup_free_ char *gitdir = NULL, *common = NULL;
-        int r = find_gitdirs(root, &gitdir, &common);
+        bool pointer = false;
+        int r = find_gitdirs(root, &gitdir, &common, &pointer);
 
         if (r == -ENOENT)
                 /* No repository: in whole mode .git itself may not be created
@@ -117,15 +119,19 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
                 return mode == CORE_GIT_WHOLE ? push_joined(v, root, ".git") : 0;
         if (r < 0)
                 return r;
-        /* The pointer file too: rewriting it would redirect git elsewhere. */
-        r = push_joined(v, root, ".git");
-        if (r >= 0 && mode == CORE_GIT_WHOLE) {
-                if (!strv_contains((const char *const *) *v, gitdir))
+        if (mode == CORE_GIT_WHOLE) {
+                r = push_joined(v, root, ".git");
+                if (r >= 0 && !strv_contains((const char *const *) *v, gitdir))
                         r = strv_push(v, gitdir);
                 if (r >= 0 && !strv_contains((const char *const *) *v, common))
                         r = strv_push(v, common);
                 return r;
         }
+        /* Surfaces only: a linked worktree's "gitdir:" pointer file too, since
+         * rewriting it would point git at a repository of the command's
+         * making; a real .git directory stays writable for git commit. */
+        if (pointer)
+                r = push_joined(v, root, ".git");
         if (r >= 0)
                 r = push_joined(v, common, "hooks");
         if (r >= 0)

@@ -123,6 +123,28 @@ int path_canonicalize(const char *path, char **ret)
         return 0;
 }
 
+int path_canonicalize_parent(const char *path, char **ret)
+{
+        _cleanup_free_ char *dir = NULL, *cdir = NULL;
+        const char *base;
+        char *slash;
+        int r;
+
+        if (path[0] != '/')
+                return -EINVAL;
+        slash = strrchr(path, '/');
+        base = slash + 1;
+        if (!*base || streq(base, ".") || streq(base, ".."))
+                return path_canonicalize(path, ret);
+        dir = strndup(path, (size_t) (slash - path));
+        if (!dir)
+                return -ENOMEM;
+        r = path_canonicalize(*dir ? dir : "/", &cdir);
+        if (r < 0)
+                return r;
+        return asprintf(ret, "%s/%s", streq(cdir, "/") ? "" : cdir, base) < 0 ? -ENOMEM : 0;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
         return *(const int *)a - *(const int *)b;

@@ -44,6 +44,9 @@ bool strv_contains(const char *const *v, const char *s);
 bool path_is_beneath(const char *path, const char *root); /* path == root or inside it */
 /* realpath() of the longest existing prefix, plus the rest; -errno */
 int path_canonicalize(const char *path, char **ret);
+/* The same for the parent; the last component is kept as written (a final
+ * symlink stays the link). */
+int path_canonicalize_parent(const char *path, char **ret);
 
 /* Every fd from `from` upward is closed except those in keep[] (n_keep). */
 int close_fds_except(int from, const int *keep, size_t n_keep);

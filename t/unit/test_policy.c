@@ -953,7 +953,8 @@ static void test_variables(void)
 
         fx_setup(&fx);
         src = fx_src(&fx);
-        /* ~/.ssh is a symlink: the canonical path is what gets hidden. */
+        /* ~/.ssh is a symlink: its target is hidden, and the link itself too,
+         * so that it cannot be replaced by a real directory. */
         CU_ASSERT_FATAL(mkdir(P("%s/ssh-real", fx.home), 0700) == 0);
         CU_ASSERT_FATAL(symlink("ssh-real", P("%s/.ssh", fx.home)) == 0);
         write_filef("stockade: 1\nsettings:\n  workspace: ${CWD}\n"
@@ -975,7 +976,8 @@ static void test_variables(void)
         CU_ASSERT_STRING_EQUAL(p->write.items[0].value, fx.ws);
         CU_ASSERT_STRING_EQUAL(p->write.items[1].value, P("%s/build", fx.tmp));
         CU_ASSERT_STRING_EQUAL(p->write.items[2].value, P("%s/cache", fx.home));
-        CU_ASSERT(p->hide.n == 1 && streq(p->hide.items[0].value, P("%s/ssh-real", fx.home)));
+        CU_ASSERT(p->hide.n == 2 && streq(p->hide.items[0].value, P("%s/ssh-real", fx.home)) &&
+                  streq(p->hide.items[1].value, P("%s/.ssh", fx.home)));
         CU_ASSERT(p->audit && streq(p->audit, P("%s/audit.jsonl", fx.home)));
         const struct core_arg *a = p->lines[0].args;
         CU_ASSERT_EQUAL_FATAL(p->lines[0].n_args, 3);
