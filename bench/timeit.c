@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* timeit N CMD [ARG...]: run CMD N times (stdout/stderr to /dev/null) and
- * print "median_us p10_us p90_us failures".  fork+execv, no shell, so the
- * baseline of a plain exec is measured the same way as everything else. */
+/* timeit [-a] N CMD [ARG...]: run CMD N times (stdout/stderr to /dev/null) and
+ * print "median_us p10_us p90_us failures", or with -a every sample, one a
+ * line in microseconds and in run order (bench/startup pools the samples of
+ * several interleaved rounds before taking percentiles).  fork+execv, no
+ * shell, so the baseline of a plain exec is measured the same way as
+ * everything else.  The exit status is 1 if any run failed (exit status not
+ * 0, or fork/exec failure). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,11 +53,15 @@ static int run_once(char **argv, double *ret_us)
 
 int main(int argc, char **argv)
 {
-        int n = argc > 2 ? atoi(argv[1]) : 0, failures = 0;
+        int all = argc > 1 && strcmp(argv[1], "-a") == 0;
+        int n, failures = 0;
         double *t;
 
+        argv += all;
+        argc -= all;
+        n = argc > 2 ? atoi(argv[1]) : 0;
         if (n < 1 || argv[2][0] != '/') {
-                fprintf(stderr, "usage: timeit N /abs/cmd [arg...]\n");
+                fprintf(stderr, "usage: timeit [-a] N /abs/cmd [arg...]\n");
                 return 2;
         }
         t = calloc((size_t) n, sizeof(double));
@@ -60,6 +69,12 @@ int main(int argc, char **argv)
                 return 2;
         for (int i = 0; i < n; i++)
                 failures += run_once(argv + 2, &t[i]) < 0;
+        if (all) {
+                for (int i = 0; i < n; i++)
+                        printf("%.1f\n", t[i]);
+                free(t);
+                return failures ? 1 : 0;
+        }
         qsort(t, (size_t) n, sizeof(double), cmp);
         printf("%.0f %.0f %.0f %d\n", t[n / 2], t[n / 10], t[(n * 9) / 10], failures);
         free(t);

@@ -75,7 +75,8 @@ int cli_load_policy(const struct cli_opts *o, struct core_policy **ret)
         struct core_policy_sources src = {
                 .profile = o->profile ? o->profile : "default",
                 .system_dir = STK_SYSCONFDIR "/stockade",
-                .user_dir = user_dir,
+                .user_dir = o->file_alone ? NULL : user_dir,
+                .no_project = o->file_alone,
                 .workspace = ws,
                 .workspace_from_cli = o->workspace != NULL,
                 .cwd = cwd,

@@ -7,6 +7,7 @@
 struct cli_opts {
         const char *profile, *policy_file, *workspace, *audit;
         bool json, help;
+        bool file_alone;        /* check FILE: that file only, no user or project layer */
 };
 
 int cli_parse(int argc, char **argv, struct cli_opts *o);

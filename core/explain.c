@@ -236,7 +236,7 @@ int cli_explain(int argc, char **argv)
         if (status == 0) {
                 j = explain_json(run, argv + i);
                 if (o.json)
-                        printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+                        printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 else
                         core_explain_print(stdout, j);
                 json_object_put(j);

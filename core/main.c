@@ -62,6 +62,7 @@ static int cmd_check(int argc, char **argv)
         }
         if (i == argc)
                 return cli_check_one(&o);
+        o.file_alone = true;
         for (; i < argc; i++) {
                 o.policy_file = argv[i];
                 bad |= cli_check_one(&o) != 0;

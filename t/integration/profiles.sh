@@ -1,0 +1,102 @@
+#!/bin/sh
+# Issue 2's "must show", on the EMBEDDED profiles (no --policy): what the
+# default, workspace-write, read-only, ci and full-access profiles let a
+# command do, checked from outside the sandbox where it matters.
+. "$(dirname "$0")/../lib.sh"
+
+[ -x "$STK" ] || { skip "profiles" "no $STK"; exit 0; }
+t_make_home
+t_make_workspace
+export HOME="$T_HOME" XDG_CONFIG_HOME="$T_TMP/xdg"
+git -C "$T_WS" -c user.email=t@t -c user.name=t commit -q --allow-empty -m init 2>/dev/null
+DENIED='Read-only file system|Permission denied|Operation not permitted'
+sbx() { (cd "$T_WS" && "$STK" run "$@"); }
+
+for p in default workspace-write read-only ci full-access; do
+        check "stockade check --profile $p" "$STK" check --profile "$p" --workspace "$T_WS"
+done
+
+# --- default -------------------------------------------------------------------
+check "default: write in the workspace" sbx -- sh -c 'echo new > created.txt'
+check "default: the write is on the host" grep -qx new "$T_WS/created.txt"
+check_output "default: write /etc fails" "$DENIED" sbx -- sh -c 'echo x > /etc/stockade-profiles-test; true'
+check_output "default: write \$HOME fails" "$DENIED" sbx -- sh -c 'echo x > "$HOME/planted"; true'
+check_status "default: nothing planted in \$HOME" 1 test -e "$T_HOME/planted"
+check_output "default: write workspace/.git fails" "$DENIED" sbx -- sh -c 'echo x > .git/config; true'
+check_output "default: create .git/hooks/pre-commit fails" "$DENIED" \
+        sbx -- sh -c 'echo "#!/bin/sh" > .git/hooks/pre-commit; true'
+check_status "default: no pre-commit hook on the host" 1 test -e "$T_WS/.git/hooks/pre-commit"
+check_output "default: reading ~/.ssh/id_rsa fails" 'Permission denied' sbx -- sh -c 'cat "$HOME/.ssh/id_rsa"; true'
+
+# host /tmp: a file the test owns there is unchanged, and nothing new appears
+hostfile=$(mktemp /tmp/stockade-profiles.XXXXXX)
+echo original > "$hostfile"
+T_CLEANUP="rm -f '$hostfile' /tmp/stockade-profiles-new.$$"
+sbx -- sh -c "echo changed > '$hostfile'; echo new > /tmp/stockade-profiles-new.$$" >/dev/null 2>&1
+check "default: host /tmp file unchanged" grep -qx original "$hostfile"
+check_status "default: nothing new in host /tmp" 1 test -e /tmp/stockade-profiles-new.$$
+
+# a TCP listener on the host's loopback is unreachable
+PORT_FILE=$T_TMP/port
+python3 -c '
+import socket,sys,time
+s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(8)
+open(sys.argv[1],"w").write(str(s.getsockname()[1])); time.sleep(30)' "$PORT_FILE" &
+LPID=$!
+T_CLEANUP="$T_CLEANUP; kill $LPID 2>/dev/null"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$PORT_FILE" ] && break; sleep 0.1; done
+PORT=$(cat "$PORT_FILE")
+CONNECT='import socket,sys
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2); print("CONNECTED")
+except OSError as e: print("REFUSED", e)'
+check_output "default: TCP to a host 127.0.0.1 listener fails" '^REFUSED' sbx -- python3 -c "$CONNECT" "$PORT"
+check_output "full-access: the same connect works (the probe can fail)" '^CONNECTED' \
+        sbx --profile full-access -- python3 -c "$CONNECT" "$PORT"
+
+check_status "default: exit status 7" 7 sbx -- sh -c 'exit 7'
+check_status "default: SIGKILLed child gives 137" 137 sbx -- sh -c 'kill -9 $$'
+sbx -- sh -c "setsid sh -c 'sleep 30' >/dev/null 2>&1 < /dev/null & echo \$! > /dev/null; sleep 0.2" >/dev/null 2>&1
+check_status "default: no sleep 30 left from the sandbox" 1 sh -c "pgrep -f '^sleep 30\$' -P 1 >/dev/null"
+
+# linked worktree: its .git is a "gitdir:" file; the hooks live in the main gitdir
+git -C "$T_WS" worktree add -q "$T_TMP/wt" 2>/dev/null
+if [ -f "$T_TMP/wt/.git" ]; then
+        check_output "default: pre-commit via a linked worktree fails" "$DENIED" \
+                sh -c "cd '$T_TMP/wt' && '$STK' run -- sh -c 'echo x > \"\$(git rev-parse --git-common-dir)/hooks/pre-commit\"; true'"
+        check_status "default: no hook planted through the worktree" 1 test -e "$T_WS/.git/hooks/pre-commit"
+        check_output "default: worktree gitdir: pointer read-only" "$DENIED" \
+                sh -c "cd '$T_TMP/wt' && '$STK' run -- sh -c 'echo gitdir: /elsewhere > .git; true'"
+else
+        skip "linked worktree" "git worktree add failed"
+fi
+
+# --- workspace-write: git commit works, the hooks stay protected ----------------
+check "workspace-write: git commit works" sbx --profile workspace-write -- \
+        git -c user.email=t@t -c user.name=t commit -q --allow-empty -m inside
+check_output "workspace-write: .git/hooks/pre-commit still refused" "$DENIED" \
+        sbx --profile workspace-write -- sh -c 'echo x > .git/hooks/pre-commit; true'
+check_output "workspace-write: .git/config refused" "$DENIED" \
+        sbx --profile workspace-write -- sh -c 'echo x >> .git/config; true'
+
+# --- read-only, ci, full-access -------------------------------------------------
+check_output "read-only: workspace write fails" "$DENIED" sbx --profile read-only -- sh -c 'echo x > ro.txt; true'
+check "read-only: private /tmp writable" sbx --profile read-only -- sh -c 'echo x > /tmp/ok'
+check_output "ci: approval never" 'approval[[:space:]]+never' "$STK" explain --profile ci --workspace "$T_WS"
+check_output "full-access: explain names the danger" 'NO SANDBOX' "$STK" explain --profile full-access --workspace "$T_WS"
+
+# --- bad policy files: file:line:col, status 241, nothing runs ------------------
+n=0; good=0
+for f in "$(dirname "$0")"/../policy-bad/*.yaml; do
+        case $(basename "$f") in project-*|user-*) continue;; esac  # bad only as that layer: unit-tested
+        n=$((n + 1))
+        rm -f "$T_TMP/ran"
+        "$STK" run --policy "$f" --workspace "$T_WS" -- touch "$T_TMP/ran" > "$T_TMP/err" 2>&1; st=$?
+        if [ "$st" = "$STK_EXIT_POLICY" ] && [ ! -e "$T_TMP/ran" ] && grep -qE '^[^:]+:[0-9]+:[0-9]+: error: ' "$T_TMP/err"; then
+                good=$((good + 1))
+        else
+                not_ok "bad policy $(basename "$f")" "status $st: $(head -c 200 "$T_TMP/err")"
+        fi
+done
+if [ "$n" -ge 20 ] && [ "$good" = "$n" ]; then ok "$n malformed policies: file:line:col, status 241, nothing ran"
+else not_ok "malformed policies" "$good of $n"; fi
