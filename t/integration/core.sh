@@ -152,3 +152,27 @@ check_status "audit: a decision and a run record" 0 sh -c "grep -c '\"type\":\"d
 check_status "audit: every line is JSON" 0 python3 -c "
 import json,sys
 [json.loads(l) for l in open('$T_TMP/audit.jsonl')]"
+
+# --- the inner helper: in-sandbox lines run inside the wrapper ----------------
+if [ -x /usr/bin/bwrap ] && [ -f "$STK_BUILD/modules/fs_bwrap.so" ]; then
+        cat > "$P" <<EOP
+stockade: 1
+settings:
+  workspace: $T_TMP
+  write: ["$T_TMP"]
+  network: { mode: off }
+stack:
+  - { phase: pre-exec, control: required, module: fs_bwrap }
+  - { phase: in-sandbox, control: required, module: t_scripted, args: { result: ok, marker: $M } }
+EOP
+        rm -f "$M"
+        check_status "bwrap + in-sandbox line: the command runs" 0 run -- sh -c 'exit 0'
+        check "the in-sandbox hook ran inside the wrapper" grep -qx in-sandbox "$M"
+        sed -i 's/result: ok/result: fail/' "$P"
+        rm -f "$T_TMP/ran"
+        check_status "bwrap + failing in-sandbox line: setup failure" $STK_EXIT_SETUP run -- touch "$T_TMP/ran"
+        check_status "... and the command did not run" 1 test -e "$T_TMP/ran"
+        check_output "... and the reason is reported" 'in-sandbox phase failed' run -- true
+else
+        skip "inner helper under bwrap" "no bwrap or fs_bwrap"
+fi

@@ -100,3 +100,13 @@ for f in "$(dirname "$0")"/../policy-bad/*.yaml; do
 done
 if [ "$n" -ge 20 ] && [ "$good" = "$n" ]; then ok "$n malformed policies: file:line:col, status 241, nothing ran"
 else not_ok "malformed policies" "$good of $n"; fi
+
+# --- signals reach the command inside bwrap, not just the wrapper ---------------
+rm -f "$T_WS/got-term"
+(cd "$T_WS" && exec "$STK" run -- sh -c "trap 'echo got > got-term; exit 3' TERM; while :; do sleep 0.05; done") &
+spid=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.1; done
+kill -TERM "$spid"
+wait "$spid"; st=$?
+if [ "$st" = 3 ] && grep -q got "$T_WS/got-term" 2>/dev/null; then ok "default: SIGTERM is forwarded into the sandbox"
+else not_ok "default: SIGTERM is forwarded into the sandbox" "status $st"; fi
