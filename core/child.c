@@ -12,6 +12,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/keyctl.h>
 
 #include "core.h"
 #include "status.h"
@@ -25,10 +27,25 @@ static void reset_signals(const sigset_t *oldmask)
         (void) sigprocmask(SIG_SETMASK, oldmask, NULL); /* cannot fail with a valid set */
 }
 
+/* A fresh, empty session keyring: the one inherited from the supervisor is
+ * possessed by the command otherwise, and whatever keys the user's login put
+ * there (Kerberos tickets, ecryptfs, tokens) would be readable. */
+static int new_session_keyring(void)
+{
+        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
+                return errno == ENOSYS ? 0 : -errno; /* no key support: nothing to hide */
+        return 0;
+}
+
 static int become_session(pid_t supervisor)
 {
+        int r;
+
         if (setsid() < 0)
                 return -errno;
+        r = new_session_keyring();
+        if (r < 0)
+                return r;
         if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
                 return -errno;
         /* The supervisor may have died before PDEATHSIG was armed. */

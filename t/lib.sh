@@ -10,8 +10,14 @@ set -u
 : "${STK_BUILD:?run through make check}"
 STK=${STK:-$STK_BUILD/stockade}
 T_NAME=$(basename "$0" .sh)
-mkdir -p "$STK_BUILD/t/tmp"
-T_TMP=$(mktemp -d "$STK_BUILD/t/tmp/$T_NAME.XXXXXX")
+# A build tree under /tmp (a fresh clone there) would put the fixtures under
+# the sandbox's private /tmp; /var/tmp is an ordinary read-only host path.
+case $STK_BUILD in
+/tmp/*) T_BASE=/var/tmp/stockade-tests ;;
+*) T_BASE=$STK_BUILD/t/tmp ;;
+esac
+mkdir -p "$T_BASE"
+T_TMP=$(mktemp -d "$T_BASE/$T_NAME.XXXXXX")
 chmod 755 "$T_TMP"
 trap 't_cleanup' EXIT
 T_CLEANUP=""
@@ -43,6 +49,13 @@ check_output() {
         name=$1; pat=$2; shift 2
         "$@" >"$T_TMP/.out" 2>&1
         if grep -qE -- "$pat" "$T_TMP/.out"; then ok "$name"; else not_ok "$name" "no /$pat/ in: $(tail -c 300 "$T_TMP/.out" | tr '\n' ' ')"; fi
+}
+
+# t_helper NAME: a copy of build/t/helpers/NAME the sandbox can see (the
+# build tree itself may be under the private /tmp).
+t_helper() {
+        mkdir -p "$T_TMP/bin"
+        cp "$STK_BUILD/t/helpers/$1" "$T_TMP/bin/$1" && echo "$T_TMP/bin/$1"
 }
 
 # A fake HOME with credential fixtures, and a git workspace, under T_TMP.

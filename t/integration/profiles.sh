@@ -110,3 +110,14 @@ kill -TERM "$spid"
 wait "$spid"; st=$?
 if [ "$st" = 3 ] && grep -q got "$T_WS/got-term" 2>/dev/null; then ok "default: SIGTERM is forwarded into the sandbox"
 else not_ok "default: SIGTERM is forwarded into the sandbox" "status $st"; fi
+
+# --- the supervisor's session keyring is not the command's ----------------------
+KH=$(t_helper keyring-helper)
+"$KH" plant "$KH" look > "$T_TMP/kh" 2>&1; st=$?
+if [ "$st" = 77 ]; then skip "session keyring" "cannot add keys here: $(cat "$T_TMP/kh")"
+elif [ "$st" != 0 ]; then not_ok "session keyring: the probe finds the key without a sandbox" "status $st"
+else
+        ok "session keyring: the probe finds the key without a sandbox"
+        check_output "default: the user's session keyring is not reachable" 'Required key not available' \
+                sh -c "cd '$T_WS' && '$KH' plant '$STK' run -- '$KH' look"
+fi
