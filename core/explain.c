@@ -107,6 +107,8 @@ static struct json_object *settings_json(const struct core_run *run)
         json_object_object_add(s, "network_deny", list_json(&p->net_deny));
         json_object_object_add(s, "approval", scalar_json(core_approval_name(p->approval), &p->approval_origin));
         json_object_object_add(s, "best_effort", list_json(&p->best_effort_items));
+        json_object_object_add(s, "env_deny", list_json(&p->env_deny));
+        json_object_object_add(s, "env_allow", list_json(&p->env_allow));
         json_object_object_add(s, "audit", scalar_json(p->audit, &p->audit_origin));
         return s;
 }

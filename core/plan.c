@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The plan: what the supervisor will execute, with which env, binds and fds. */
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 
 #include "core.h"
@@ -60,6 +61,39 @@ int core_plan_setenv(struct core_plan *p, const char *name, const char *value)
         if (asprintf(&entry, "%s=%s", name, value) < 0)
                 return -ENOMEM;
         return strv_push_take(&p->envp, entry);
+}
+
+/* -ENOMEM, 0 no, 1 yes */
+static int name_matches(const char *entry, const struct core_list *patterns)
+{
+        _cleanup_free_ char *name = strndup(entry, strcspn(entry, "="));
+
+        if (!name)
+                return -ENOMEM;
+        for (size_t i = 0; i < patterns->n; i++)
+                if (fnmatch(patterns->items[i].value, name, 0) == 0)
+                        return 1;
+        return 0;
+}
+
+/* Drop the variables the policy keeps from the command (credentials in the
+ * environment: tokens, agent sockets); allow names the exceptions. */
+int core_plan_filter_env(struct core_plan *p, const struct core_list *deny, const struct core_list *allow)
+{
+        size_t j = 0;
+        int r = 0;
+
+        for (size_t i = 0; p->envp[i]; i++) {
+                int d = name_matches(p->envp[i], deny), a = d > 0 ? name_matches(p->envp[i], allow) : 0;
+                if (d < 0 || a < 0)
+                        r = -ENOMEM; /* fail closed: the run stops */
+                if (d != 0 && a <= 0)
+                        free(p->envp[i]);
+                else
+                        p->envp[j++] = p->envp[i];
+        }
+        p->envp[j] = NULL;
+        return r;
 }
 
 int core_plan_bind(struct core_plan *p, const char *source, const char *dest, unsigned flags)

@@ -63,6 +63,8 @@ static const char *const key_names[CORE_KEY_MAX] = {
         [CORE_KEY_BEST_EFFORT] = "best_effort",
         [CORE_KEY_AUDIT] = "audit",
         [CORE_KEY_STACK] = "stack",
+        [CORE_KEY_ENV_DENY] = "env.deny",
+        [CORE_KEY_ENV_ALLOW] = "env.allow",
 };
 
 static int name_index(const char *const *names, size_t n, const char *s)
@@ -309,6 +311,8 @@ struct core_policy *core_policy_free(struct core_policy *p)
         plist_done(&p->protect);
         plist_done(&p->net_allow);
         plist_done(&p->net_deny);
+        plist_done(&p->env_deny);
+        plist_done(&p->env_allow);
         plist_done(&p->best_effort_items);
         for (size_t i = 0; i < p->n_lines; i++)
                 pline_done(&p->lines[i]);

@@ -100,6 +100,11 @@ struct core_policy {
         /* Appended by the policy loader. */
         uint32_t overridable_user;     struct core_origin overridable_user_origin;    /* 1u << enum core_key */
         uint32_t overridable_project;  struct core_origin overridable_project_origin; /* 1u << enum core_key */
+
+        /* Environment variables kept from the command (glob patterns on the
+         * name); allow lists the exceptions. */
+        struct core_list env_deny;
+        struct core_list env_allow;
 };
 
 /* Where layers come from.  The CLI fills this from compiled-in paths and the
@@ -166,6 +171,8 @@ enum core_key {
         CORE_KEY_BEST_EFFORT,
         CORE_KEY_AUDIT,
         CORE_KEY_STACK,
+        CORE_KEY_ENV_DENY,
+        CORE_KEY_ENV_ALLOW,
         CORE_KEY_MAX
 };
 const char *core_key_name(enum core_key k);

@@ -11,6 +11,7 @@
  * granted in `overridable:` is an error at that value (stockade.yaml(5)
  * "LAYERS").
  */
+#include <ctype.h>
 #include <stdio.h>
 
 #include "policy_internal.h"
@@ -252,6 +253,20 @@ static bool valid_host(const struct pfile *f, const struct list_rule *rule, cons
         return ok;
 }
 
+static bool valid_env_pattern(const struct pfile *f, const struct list_rule *rule, const struct pnode *n,
+                              const char *s)
+{
+        bool ok = *s != '\0';
+
+        for (const char *c = s; *c; c++)
+                if (!(isalnum((unsigned char) *c) || *c == '_' || *c == '*' || *c == '?'))
+                        ok = false;
+        if (!ok)
+                perr(f, n, "bad %s item \"%s\"; expected a variable name or a glob of A-Z, 0-9, _, * and ?",
+                     rule->what, s);
+        return ok;
+}
+
 static const struct list_rule rule_write = { "write", CORE_KEY_WRITE, "\"write\" adds a writable root", valid_path };
 static const struct list_rule rule_read_only = { "read_only", CORE_KEY_READ_ONLY, NULL, valid_path };
 static const struct list_rule rule_hide = { "hide", CORE_KEY_HIDE, NULL, valid_path };
@@ -263,6 +278,11 @@ static const struct list_rule rule_allow = {
         "network.allow", CORE_KEY_NET_ALLOW, "\"network.allow\" adds an allowed destination", valid_host
 };
 static const struct list_rule rule_deny = { "network.deny", CORE_KEY_NET_DENY, NULL, valid_host };
+static const struct list_rule rule_env_deny = { "env.deny", CORE_KEY_ENV_DENY, NULL, valid_env_pattern };
+static const struct list_rule rule_env_allow = {
+        "env.allow", CORE_KEY_ENV_ALLOW, "\"env.allow\" passes a variable the policy keeps from the command",
+        valid_env_pattern
+};
 
 static int add_items(struct pfile *f, const struct pnode *seq, struct core_list *list, const struct list_rule *rule)
 {
@@ -343,17 +363,33 @@ static int set_network(struct pfile *f, const struct pnode *v)
         return r;
 }
 
+static int set_env(struct pfile *f, const struct pnode *v)
+{
+        static const char *const names[] = { "deny", "allow", NULL };
+        const struct pnode *k[2] = { 0 }, *vals[2] = { 0 };
+        int r = 0;
+
+        if (!pwant_map(f, v, "env"))
+                return 0;
+        pmap_fields(f, v, "env", names, k, vals);
+        if (vals[0])
+                r = add_items(f, vals[0], &f->l->p->env_deny, &rule_env_deny);
+        if (r >= 0 && vals[1])
+                r = add_items(f, vals[1], &f->l->p->env_allow, &rule_env_allow);
+        return r;
+}
+
 /* ---- settings, overridable, include, top level --------------------------- */
 
 typedef int (*setting_fn)(struct pfile *f, const struct pnode *v);
 
 static const char *const setting_names[] = {
         "workspace", "write", "read_only", "hide", "private_tmp", "git", "protect",
-        "protect_defaults", "network", "approval", "best_effort", "audit", NULL
+        "protect_defaults", "network", "approval", "best_effort", "audit", "env", NULL
 };
 static const setting_fn setting_fns[] = {
         set_workspace, set_write, set_read_only, set_hide, set_private_tmp, set_git, set_protect,
-        set_protect_defaults, set_network, set_approval, set_best_effort, set_audit,
+        set_protect_defaults, set_network, set_approval, set_best_effort, set_audit, set_env,
 };
 _Static_assert(ELEMENTSOF(setting_names) == ELEMENTSOF(setting_fns) + 1, "one function per setting");
 

@@ -28,7 +28,7 @@ add() {  # add YAML-LINE: one stack line
 P=$T_TMP/p.yaml
 M=$T_TMP/marker
 export XDG_CONFIG_HOME=$T_TMP/xdg   # no user layer from the real home
-run() { "$STK" run --policy "$P" --workspace "$T_TMP" "$@"; }
+run() { (cd "$T_TMP" && "$STK" run --policy "$P" --workspace "$T_TMP" "$@"); }
 
 open_policy "$P"
 check_status "exit status is the command's" 7 run -- sh -c 'exit 7'

@@ -121,3 +121,19 @@ else
         check_output "default: the user's session keyring is not reachable" 'Required key not available' \
                 sh -c "cd '$T_WS' && '$KH' plant '$STK' run -- '$KH' look"
 fi
+
+# --- credentials in the environment stay outside --------------------------------
+check_output "default: token and agent variables are not passed" '^clean$' \
+        env GITHUB_TOKEN=FIXTURE AWS_SECRET_ACCESS_KEY=FIXTURE SSH_AUTH_SOCK=/nonexistent MY_DB_PASSWORD=FIXTURE \
+        sh -c "cd '$T_WS' && '$STK' run -- sh -c 'env | grep -q FIXTURE && echo leaked || echo clean'"
+check_output "default: ordinary variables pass" '^kept$' \
+        env STOCKADE_PLAIN=1 sh -c "cd '$T_WS' && '$STK' run -- sh -c 'test \"\$STOCKADE_PLAIN\" = 1 && echo kept'"
+mkdir -p "$XDG_CONFIG_HOME/stockade"
+printf 'stockade: 1\nsettings:\n  env: { allow: [SSH_AUTH_SOCK] }\n' > "$XDG_CONFIG_HOME/stockade/default.yaml"
+check_output "default: a user file may let SSH_AUTH_SOCK through" '^passed$' \
+        env SSH_AUTH_SOCK=/x GITHUB_TOKEN=FIXTURE sh -c "cd '$T_WS' && '$STK' run -- sh -c 'test \"\$SSH_AUTH_SOCK\" = /x && test -z \"\${GITHUB_TOKEN:-}\" && echo passed'"
+rm -f "$XDG_CONFIG_HOME/stockade/default.yaml"
+printf 'stockade: 1\nsettings:\n  env: { allow: [GITHUB_TOKEN] }\n' > "$T_WS/.stockade.yaml"
+check_status "default: a project file may not let a token through" $STK_EXIT_POLICY \
+        sh -c "cd '$T_WS' && '$STK' run -- true"
+rm -f "$T_WS/.stockade.yaml"
