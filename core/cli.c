@@ -14,6 +14,7 @@ static const struct option common_options[] = {
         { "workspace", required_argument, NULL, 'w' },
         { "audit", required_argument, NULL, 'a' },
         { "json", no_argument, NULL, 'j' },
+        { "details", no_argument, NULL, 'D' },
         { "verbose", no_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
         { 0 },
@@ -25,13 +26,14 @@ int cli_parse(int argc, char **argv, struct cli_opts *o)
         int c;
 
         optind = 1;
-        while ((c = getopt_long(argc, argv, "+p:P:w:a:jvh", common_options, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, "+p:P:w:a:jDvh", common_options, NULL)) != -1) {
                 switch (c) {
                 case 'p': o->profile = optarg; break;
                 case 'P': o->policy_file = optarg; break;
                 case 'w': o->workspace = optarg; break;
                 case 'a': o->audit = optarg; break;
                 case 'j': o->json = true; break;
+                case 'D': o->details = true; break;
                 case 'v': core_log_level = core_log_level < STK_LOG_DEBUG ? core_log_level + 1 : STK_LOG_DEBUG; break;
                 case 'h': o->help = true; return optind;
                 default: return -1;

@@ -6,7 +6,7 @@
 
 struct cli_opts {
         const char *profile, *policy_file, *workspace, *audit;
-        bool json, help;
+        bool json, help, details;
         bool file_alone;        /* check FILE: that file only, no user or project layer */
 };
 

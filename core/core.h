@@ -103,6 +103,10 @@ struct core_run {
         bool quiet;
 };
 
+/* A module slot the core may read: inside the size the module was built with. */
+#define MODULE_HAS(desc, field) \
+        ((desc)->size >= offsetof(struct stk_module, field) + sizeof((desc)->field) && (desc)->field)
+
 /* util: logging for the core itself. */
 void core_log(enum stk_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 extern int core_log_level;

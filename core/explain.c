@@ -113,7 +113,21 @@ static struct json_object *settings_json(const struct core_run *run)
         return s;
 }
 
-static struct json_object *stack_json(const struct core_run *run)
+/* A module's own account of what its line would do (ABI 1.1 `explain`). */
+static void add_details(struct stk_ctx *c, struct json_object *o)
+{
+        char *text = NULL;
+        int r;
+
+        if (!MODULE_HAS(c->mod->desc, explain) || c->probe_r < 0)
+                return;
+        r = c->mod->desc->explain(c, &text);
+        json_object_object_add(o, "details", r < 0 ? json_object_new_string(strerror(-r))
+                                                   : json_object_new_string(text ? text : ""));
+        free(text);
+}
+
+static struct json_object *stack_json(const struct core_run *run, bool details)
 {
         struct json_object *a = json_object_new_array();
         char covers[512];
@@ -132,6 +146,8 @@ static struct json_object *stack_json(const struct core_run *run)
                 if (c->probe_r < 0)
                         json_object_object_add(o, "why_not", json_object_new_string(strerror(-c->probe_r)));
                 json_object_object_add(o, "covers", json_object_new_string(covers));
+                if (details)
+                        add_details(&run->ctxs[i], o);
                 json_object_array_add(a, o);
         }
         return a;
@@ -201,7 +217,7 @@ static struct json_object *trail_json(struct core_run *run, char **argv)
         return o;
 }
 
-static struct json_object *explain_json(struct core_run *run, char **cmd)
+static struct json_object *explain_json(struct core_run *run, char **cmd, bool details)
 {
         struct json_object *o = json_object_new_object();
         char missing[512];
@@ -209,7 +225,7 @@ static struct json_object *explain_json(struct core_run *run, char **cmd)
 
         json_object_object_add(o, "profile", json_object_new_string(run->policy->profile));
         json_object_object_add(o, "files", files_json(run->policy));
-        json_object_object_add(o, "stack", stack_json(run));
+        json_object_object_add(o, "stack", stack_json(run, details));
         json_object_object_add(o, "settings", settings_json(run));
         json_object_object_add(o, "coverage", coverage_json(run));
         (void) core_covers_describe(missing_covers(run), missing, sizeof(missing));
@@ -229,14 +245,14 @@ int cli_explain(int argc, char **argv)
         int i = cli_parse(argc, argv, &o), status;
 
         if (o.help || i < 0) {
-                printf("usage: stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [-- CMD...]\n");
+                printf("usage: stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n");
                 return o.help ? 0 : STK_EXIT_USAGE;
         }
         if (cli_load_policy(&o, &p) < 0)
                 return STK_EXIT_POLICY;
         status = cli_open_run(p, &run);
         if (status == 0) {
-                j = explain_json(run, argv + i);
+                j = explain_json(run, argv + i, o.details);
                 if (o.json)
                         printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 else

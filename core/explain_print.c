@@ -51,6 +51,9 @@ static void print_stack(FILE *f, struct json_object *a)
                 fprintf(f, "    %s; covers: %s%s%s\n", json_object_get_boolean(json_object_object_get(l, "usable_here"))
                         ? "usable here" : "NOT usable here", *str(l, "covers") ? str(l, "covers") : "-",
                         *str(l, "why_not") ? "; why not: " : "", str(l, "why_not"));
+                if (*str(l, "details"))
+                        fprintf(f, "    details:\n%s%s", str(l, "details"),
+                                str(l, "details")[strlen(str(l, "details")) - 1] == '\n' ? "" : "\n");
         }
 }
 

@@ -16,7 +16,7 @@ static void usage_main(FILE *f)
         fprintf(f,
                 "usage: stockade run [--profile P] [--policy FILE] [--workspace DIR] [--audit FILE] [-v] [--] CMD [ARG...]\n"
                 "       stockade check [--profile P | FILE...]\n"
-                "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [-- CMD...]\n"
+                "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n"
                 "       stockade doctor [--json]\n"
                 "       stockade --version | --help\n"
                 "\n"

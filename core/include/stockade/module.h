@@ -36,7 +36,7 @@ extern "C" {
 
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
-#define STK_ABI_MINOR 0
+#define STK_ABI_MINOR 1
 
 enum stk_phase {
         STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
@@ -258,6 +258,11 @@ struct stk_module {
         int (*egress)(struct stk_ctx *ctx, const struct stk_egress *req, enum stk_verdict *ret_verdict);
         /* Approval: answer a question, or STK_IGNORE to pass it on. */
         int (*approve)(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *ret_verdict);
+
+        /* ABI 1.1.  What this line would do here, exactly (a generated profile,
+         * an argv, a rule set), for review with `stockade explain --details`.
+         * *ret_text is malloc()ed; the core frees it. */
+        int (*explain)(struct stk_ctx *ctx, char **ret_text);
 };
 
 #define STK_MODULE_HEADER(n)                      \
