@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* timeit [-a] N CMD [ARG...]: run CMD N times (stdout/stderr to /dev/null) and
- * print "median_us p10_us p90_us failures", or with -a every sample, one a
- * line in microseconds and in run order (bench/startup pools the samples of
- * several interleaved rounds before taking percentiles).  fork+execv, no
+ * print "median_us p10_us p90_us failures", or with -a every sample of a
+ * successful run, one a line in microseconds and in run order (bench/startup
+ * pools the samples of several interleaved rounds before taking percentiles;
+ * a failed run is left out and counted on stderr).  fork+execv, no
  * shell, so the baseline of a plain exec is measured the same way as
  * everything else.  The exit status is 1 if any run failed (exit status not
  * 0, or fork/exec failure). */
@@ -67,11 +68,16 @@ int main(int argc, char **argv)
         t = calloc((size_t) n, sizeof(double));
         if (!t)
                 return 2;
-        for (int i = 0; i < n; i++)
-                failures += run_once(argv + 2, &t[i]) < 0;
-        if (all) {
-                for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
+                int r = run_once(argv + 2, &t[i]);
+
+                failures += r < 0;
+                if (all && r == 0)
                         printf("%.1f\n", t[i]);
+        }
+        if (all) {
+                if (failures)
+                        fprintf(stderr, "timeit: %d of %d runs of %s failed\n", failures, n, argv[2]);
                 free(t);
                 return failures ? 1 : 0;
         }
