@@ -124,6 +124,7 @@ struct core_run *core_run_free(struct core_run *run);
 int core_ctx_setup(struct core_run *run, size_t line_index, struct core_module *m);
 int core_run_init_modules(struct core_run *run, enum stk_phase only_phase_or_max);
 int core_settings_build(const struct core_policy *p, struct core_settings *ret);
+void core_settings_publish(struct core_settings *s, const struct stk_settings *scalars);
 void core_settings_done(struct core_settings *s);
 extern const struct stk_host core_host;
 

@@ -38,21 +38,15 @@ static int settings_from_json(struct json_object *o, struct core_settings *s, st
         p->workspace = strdup(json_object_get_string(json_object_object_get(o, "workspace")));
         if (!s->write || !s->read_only || !s->hide || !s->net_allow || !s->net_deny || !p->profile || !p->workspace)
                 return -ENOMEM;
-        s->pub = (struct stk_settings) {
-                .size = sizeof(struct stk_settings),
+        core_settings_publish(s, &(struct stk_settings) {
                 .profile = p->profile,
                 .workspace = p->workspace,
-                .write = (const char *const *) s->write,
-                .read_only = (const char *const *) s->read_only,
-                .hide = (const char *const *) s->hide,
                 .private_tmp = get_int(o, "private_tmp"),
                 .network = (enum stk_network) get_int(o, "network"),
-                .net_allow = (const char *const *) s->net_allow,
-                .net_deny = (const char *const *) s->net_deny,
                 .approval = (enum stk_approval) get_int(o, "approval"),
                 .best_effort = (uint32_t) json_object_get_int64(json_object_object_get(o, "best_effort")),
                 .home = json_object_get_string(json_object_object_get(o, "home")),
-        };
+        });
         return 0;
 }
 

@@ -237,6 +237,18 @@ static char **items_strv(const struct core_list *l)
         return v;
 }
 
+/* The modules' view: the scalars of `scalars`, the lists from s's storage. */
+void core_settings_publish(struct core_settings *s, const struct stk_settings *scalars)
+{
+        s->pub = *scalars;
+        s->pub.size = sizeof(struct stk_settings);
+        s->pub.write = (const char *const *) s->write;
+        s->pub.read_only = (const char *const *) s->read_only;
+        s->pub.hide = (const char *const *) s->hide;
+        s->pub.net_allow = (const char *const *) s->net_allow;
+        s->pub.net_deny = (const char *const *) s->net_deny;
+}
+
 int core_settings_build(const struct core_policy *p, struct core_settings *s)
 {
         char **prot = NULL;
@@ -259,21 +271,15 @@ int core_settings_build(const struct core_policy *p, struct core_settings *s)
                         return -ENOMEM;
                 }
         strv_free(prot);
-        s->pub = (struct stk_settings) {
-                .size = sizeof(struct stk_settings),
+        core_settings_publish(s, &(struct stk_settings) {
                 .profile = p->profile,
                 .workspace = p->workspace,
-                .write = (const char *const *) s->write,
-                .read_only = (const char *const *) s->read_only,
-                .hide = (const char *const *) s->hide,
                 .private_tmp = p->private_tmp,
                 .network = p->network,
-                .net_allow = (const char *const *) s->net_allow,
-                .net_deny = (const char *const *) s->net_deny,
                 .approval = p->approval,
                 .best_effort = p->best_effort,
                 .home = getenv("HOME"),
-        };
+        });
         return 0;
 }
 
