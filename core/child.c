@@ -109,8 +109,12 @@ static _Noreturn void exec_wrapper(struct core_run *run, int status_fd)
         _exit(STK_EXIT_SETUP);
 }
 
+extern char **environ;
+
 /* Shared by the no-wrapper child and the inner helper: apply the in-sandbox
- * modules, check coverage, say READY, exec.  Never returns. */
+ * modules, check coverage, say READY, exec.  envp NULL means the process
+ * environment as the in-sandbox hooks left it (they may setenv TMPDIR).
+ * Never returns. */
 void core_exec_command(struct core_run *run, int status_fd, char *const *argv, char *const *envp)
 {
         int r = core_in_sandbox_apply(run);
@@ -120,7 +124,7 @@ void core_exec_command(struct core_run *run, int status_fd, char *const *argv, c
                 _exit(r == -EKEYREJECTED ? STK_EXIT_INTEGRITY : STK_EXIT_SETUP);
         }
         core_status_send(status_fd, CORE_STATUS_READY, 0, "exec");
-        execvpe(argv[0], argv, envp);
+        execvpe(argv[0], argv, envp ? envp : environ);
         r = errno;
         core_status_send(status_fd, CORE_STATUS_FAIL_EXEC, r, "%s: %s", argv[0], strerror(r));
         _exit(r == ENOENT ? 127 : 126);

@@ -12,8 +12,10 @@ uint32_t core_required_covers(const struct stk_settings *s)
 {
         uint32_t need = 0;
 
+        /* Confined writes mean a sandbox, and a sandbox whose command can
+         * kill(-1, SIGKILL) every process of its user is none. */
         if (!strv_contains(s->write, "/"))
-                need |= STK_COVER_WRITE;
+                need |= STK_COVER_WRITE | STK_COVER_PROCESS;
         if (s->read_only[0])
                 need |= STK_COVER_READ_ONLY;
         if (s->hide[0])

@@ -184,6 +184,11 @@ static int host_audit(struct stk_ctx *ctx, const char *kind, const char *json_fi
         return core_audit_record(ctx->run, kind, o);
 }
 
+static enum stk_phase host_line_phase(struct stk_ctx *ctx)
+{
+        return ctx->line->phase;
+}
+
 const struct stk_host core_host = {
         .size = sizeof(struct stk_host),
         .abi_minor = STK_ABI_MINOR,
@@ -206,4 +211,5 @@ const struct stk_host core_host = {
         .watch_fd = core_watch_fd,
         .unwatch_fd = core_unwatch_fd,
         .audit = host_audit,
+        .line_phase = host_line_phase,
 };

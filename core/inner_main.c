@@ -9,8 +9,6 @@
 #include "status.h"
 #include "util.h"
 
-extern char **environ;
-
 static char **json_strv(struct json_object *o, const char *key)
 {
         struct json_object *a = json_object_object_get(o, key);
@@ -164,5 +162,5 @@ int core_inner_main(int argc, char **argv)
                 core_status_send(status_fd, CORE_STATUS_FAIL_SETUP, -r, "inner helper: %s", strerror(-r));
                 return STK_EXIT_SETUP;
         }
-        core_exec_command(&run, status_fd, argv + 5, environ);
+        core_exec_command(&run, status_fd, argv + 5, NULL);
 }

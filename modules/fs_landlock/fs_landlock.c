@@ -7,6 +7,7 @@
  * proxy port, and neither connect to host abstract unix sockets nor signal
  * host processes.  See stockade-fs_landlock(8).
  */
+#include <stdbool.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,10 +97,19 @@ static int pick_abi(struct stk_ctx *ctx, int *ret_abi)
         return 0;
 }
 
-/* The cover bits these settings need from this module. */
+static int has_root(const char *const *l)
+{
+        for (size_t i = 0; l && l[i]; i++)
+                if (strcmp(l[i], "/") == 0)
+                        return 1;
+        return 0;
+}
+
+/* The cover bits these settings need from this module: the core's rule
+ * (core/coverage.c) for the bits Landlock can enforce at all. */
 static uint32_t needed_covers(const struct stk_settings *s)
 {
-        uint32_t m = STK_COVER_WRITE | STK_COVER_PROCESS;
+        uint32_t m = has_root(s->write) ? 0 : STK_COVER_WRITE;
 
         if (list_len(s->read_only))
                 m |= STK_COVER_READ_ONLY;
@@ -125,7 +135,7 @@ static uint32_t have_covers(struct stk_ctx *ctx, int abi)
 
 /* Fail closed: refuse if a needed bit is neither enforceable here nor
  * accepted as best_effort by the policy, naming each such setting. */
-static int check_covers(struct stk_ctx *ctx, int abi, uint32_t *ret_have)
+static int check_covers(struct stk_ctx *ctx, int abi, int warn, uint32_t *ret_have)
 {
         const struct stk_settings *s = host->settings(ctx);
         uint32_t have = have_covers(ctx, abi);
@@ -142,6 +152,11 @@ static int check_covers(struct stk_ctx *ctx, int abi, uint32_t *ret_have)
                                   "offers %d; list %s in best_effort to run without it",
                                   ll_cover_name(bit), ll_cover_min_abi(bit), abi, ll_cover_name(bit));
         }
+        /* Not a setting, so not a refusal: but kill(-1, SIGKILL) would reach
+         * every process of the user, so say it. */
+        if (warn && !(have & STK_COVER_PROCESS) && !(s->best_effort & STK_COVER_PROCESS))
+                host->log(ctx, STK_LOG_WARNING, "signals to processes outside the sandbox are not blocked: "
+                          "that needs Landlock ABI %d, this kernel offers %d", ll_cover_min_abi(STK_COVER_PROCESS), abi);
         *ret_have = have;
         return missing ? -EOPNOTSUPP : 0;
 }
@@ -199,6 +214,18 @@ static int net_setup(struct stk_ctx *ctx, struct ll_net *ret_net, uint64_t *ret_
         return 0;
 }
 
+/* The real lister, naming the directory when it cannot be listed (the
+ * planner itself stays free of logging). */
+static int list_dir_logged(void *userdata, const char *dir, struct ll_dirent **ret, size_t *ret_n)
+{
+        int r = ll_list_dir(NULL, dir, ret, ret_n);
+
+        if (r < 0)
+                host->log(userdata, STK_LOG_ERROR, "cannot list %s to carve the read-only or hidden paths beneath "
+                          "it out of its siblings: %s", dir, strerror(-r));
+        return r;
+}
+
 static int plan_rules(struct stk_ctx *ctx, struct ll_rules *ret)
 {
         struct ll_point *pts = NULL;
@@ -207,7 +234,7 @@ static int plan_rules(struct stk_ctx *ctx, struct ll_rules *ret)
 
         if (r < 0)
                 return r;
-        r = ll_plan("/", LL_READ, pts, n_pts, ll_list_dir, NULL, ret);
+        r = ll_plan("/", LL_READ, pts, n_pts, list_dir_logged, ctx, ret);
         free(pts);
         if (r < 0)
                 host->log(ctx, STK_LOG_ERROR, "planning Landlock rules: %s", strerror(-r));
@@ -281,7 +308,7 @@ static int ll_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_dat
                 return -ENOMEM;
         d->owner = getpid();
         if (s->private_tmp) {
-                r = ll_tmp_create(&d->tmpdir);
+                r = ll_tmp_create(getenv("TMPDIR"), &d->tmpdir);
                 if (r < 0) {
                         host->log(ctx, STK_LOG_ERROR, "mkdtemp(/tmp/stockade-ll.XXXXXX): %s", strerror(-r));
                         free(d);
@@ -307,6 +334,13 @@ static void ll_fini(void *data)
         free(d);
 }
 
+static bool enforces_here(struct stk_ctx *ctx)
+{
+        if (host->size < offsetof(struct stk_host, line_phase) + sizeof(host->line_phase) || !host->line_phase)
+                return true; /* an ABI 1.0 core: the old claim */
+        return host->line_phase(ctx) == STK_PHASE_IN_SANDBOX;
+}
+
 static int ll_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
 {
         struct ll_net net;
@@ -316,7 +350,7 @@ static int ll_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
 
         if (r < 0)
                 return r;
-        r = check_covers(ctx, abi, &have);
+        r = check_covers(ctx, abi, 1, &have);
         if (r < 0)
                 return r;
         r = net_setup(ctx, &net, &scopes);  /* a bad proxy_port fails here, before the fork */
@@ -325,7 +359,9 @@ static int ll_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
         if (r < 0)
                 return r;
         host->log(ctx, STK_LOG_DEBUG, "Landlock ABI %d, %zu path rules", abi, rules_of(ctx) ? rules_of(ctx)->n : 0);
-        *ret_covers = have;
+        /* The pre-exec line only sets TMPDIR: enforcement is the in-sandbox
+         * line's, and only it may count towards coverage. */
+        *ret_covers = enforces_here(ctx) ? have : 0;
         return 0;
 }
 
@@ -350,6 +386,8 @@ static int export_tmpdir(struct stk_ctx *ctx, const struct ll_data *d)
 {
         if (!d || !d->tmpdir || host->arg_bool(ctx, "tmp_is_private", 0))
                 return 0;
+        if (getenv("TMPDIR") && strcmp(getenv("TMPDIR"), d->tmpdir) == 0)
+                return 0;
         if (d->owner != getpid() && !d->tmpdir_in_plan)
                 host->log(ctx, STK_LOG_WARNING, "private /tmp is %s but TMPDIR does not say so: list fs_landlock "
                           "in the pre-exec phase too (stockade-fs_landlock(8))", d->tmpdir);
@@ -366,13 +404,77 @@ static int ll_in_sandbox(struct stk_ctx *ctx)
         r = pick_abi(ctx, &abi);
         if (r < 0)
                 return r;
-        r = check_covers(ctx, abi, &have);
+        r = check_covers(ctx, abi, 0, &have);  /* probe already warned */
         if (r < 0)
                 return r;
         r = ll_apply(ctx, abi);
         if (r < 0)
                 return r;
         return export_tmpdir(ctx, host->data(ctx));
+}
+
+static void print_access(FILE *f, uint64_t m)
+{
+        static const char *const names[] = {
+                "execute", "write_file", "read_file", "read_dir", "remove_dir", "remove_file", "make_char",
+                "make_dir", "make_reg", "make_sock", "make_fifo", "make_block", "make_sym", "refer",
+                "truncate", "ioctl_dev",
+        };
+        const char *sep = "";
+
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+                if (m & (1ULL << i)) {
+                        fprintf(f, "%s%s", sep, names[i]);
+                        sep = ",";
+                }
+}
+
+/* `stockade explain --details`: the ABI, every path rule, network, scopes. */
+static int ll_explain(struct stk_ctx *ctx, char **ret_text)
+{
+        struct ll_rules tmp = { 0 }, *rules;
+        struct ll_net net;
+        uint64_t scopes;
+        size_t len = 0;
+        char *text = NULL;
+        int abi, r = pick_abi(ctx, &abi);
+        FILE *f = open_memstream(&text, &len);
+
+        if (!f)
+                return -ENOMEM;
+        if (r >= 0)
+                r = net_setup(ctx, &net, &scopes);
+        rules = rules_of(ctx);
+        if (r >= 0 && !rules && (r = plan_rules(ctx, &tmp)) >= 0)
+                rules = &tmp;
+        if (r >= 0) {
+                fprintf(f, "Landlock ABI %d; handled: all file system rights of that ABI\n", abi);
+                for (size_t i = 0; i < rules->n; i++) {
+                        fprintf(f, "  allow %s: ", rules->v[i].path);
+                        print_access(f, rules->v[i].access & ll_abi_fs_rights(abi));
+                        fputc('\n', f);
+                }
+                if (!net.handle || abi < 4)
+                        fprintf(f, "tcp: not restricted\n");
+                else if (net.proxy_port)
+                        fprintf(f, "tcp: connect only to port %d (any address), no bind\n", net.proxy_port);
+                else
+                        fprintf(f, "tcp: no bind, no connect\n");
+                scopes &= ll_abi_scopes(abi);
+                fprintf(f, "scoped (unreachable outside the sandbox): %s%s%s\n",
+                        scopes & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET ? "abstract unix sockets" : "",
+                        scopes == (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL) ? ", " : "",
+                        scopes & LANDLOCK_SCOPE_SIGNAL ? "signals" : scopes ? "" : "nothing");
+        }
+        ll_rules_free(&tmp);
+        if (fclose(f) != 0 && r >= 0)
+                r = -ENOMEM;
+        if (r < 0) {
+                free(text);
+                return r;
+        }
+        *ret_text = text;
+        return 0;
 }
 
 const struct stk_module stockade_module = {
@@ -386,4 +488,5 @@ const struct stk_module stockade_module = {
         .probe = ll_probe,
         .pre_exec = ll_pre_exec,
         .in_sandbox = ll_in_sandbox,
+        .explain = ll_explain,
 };

@@ -123,5 +123,7 @@ struct ll_enforce {
 int ll_enforce(const struct ll_enforce *e);
 
 /* ---- private /tmp (fs_landlock_tmp.c) ------------------------------------ */
-int ll_tmp_create(char **ret_path);
+/* mkdtemp /tmp/stockade-ll.XXXXXX, or exactly `want` if it is such a name
+ * and does not exist yet. */
+int ll_tmp_create(const char *want, char **ret_path);
 int ll_tmp_remove(const char *path);

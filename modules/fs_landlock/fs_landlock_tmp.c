@@ -16,12 +16,23 @@
 
 #include "fs_landlock_internal.h"
 
-int ll_tmp_create(char **ret_path)
+/* One of ours: /tmp/stockade-ll.<6 chars>, no further slash. */
+static int is_ours(const char *p)
+{
+        return p && strncmp(p, "/tmp/stockade-ll.", 17) == 0 && strlen(p) == 23 && !strchr(p + 5, '/');
+}
+
+int ll_tmp_create(const char *want, char **ret_path)
 {
         char tmpl[] = "/tmp/stockade-ll.XXXXXX";
         char *p;
 
-        if (!mkdtemp(tmpl))  /* mode 0700 (POSIX) */
+        /* Inside a wrapper's private /tmp, the inner helper re-creates the
+         * directory the supervisor already named in the plan's TMPDIR, so
+         * the command's environment needs no change. */
+        if (is_ours(want) && mkdir(want, 0700) == 0)
+                memcpy(tmpl, want, sizeof(tmpl));
+        else if (!mkdtemp(tmpl))  /* mode 0700 (POSIX) */
                 return -errno;
         p = strdup(tmpl);
         if (!p) {
@@ -82,16 +93,14 @@ static int remove_at(int dfd, const char *name, int depth)
 
 int ll_tmp_remove(const char *path)
 {
-        const char *slash = strrchr(path, '/');
         int dfd, r;
 
-        /* Only ever remove what ll_tmp_create made: one name right under /tmp. */
-        if (strncmp(path, "/tmp/stockade-ll.", 17) != 0 || slash != path + 4)
+        if (!is_ours(path))  /* only ever remove what ll_tmp_create made */
                 return -EINVAL;
         dfd = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0)
                 return -errno;
-        r = remove_at(dfd, slash + 1, 0);
+        r = remove_at(dfd, path + 5, 0);
         close(dfd);
         return r;
 }

@@ -174,6 +174,61 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
         return r;
 }
 
+static void print_entry(FILE *f, const struct ns_entry *e)
+{
+        fprintf(f, "  %s", e->syscall);
+        if (e->pre)
+                fprintf(f, " (arg%u == %llu)", e->pre_arg, (unsigned long long)e->pre_value);
+        switch (e->kind) {
+        case NS_ALL: break;
+        case NS_ANY_BIT: fprintf(f, " if arg%u & 0x%llx", e->arg, (unsigned long long)e->mask); break;
+        case NS_EQ32: fprintf(f, " if arg%u == 0x%llx", e->arg, (unsigned long long)e->values[0]); break;
+        case NS_PERSONA: fprintf(f, " unless arg%u is 0 or 0xffffffff", e->arg); break;
+        case NS_NOT_IN:
+                fprintf(f, " unless arg%u & 0x%llx in {", e->arg, (unsigned long long)e->mask);
+                for (unsigned i = 0; i < e->n_values; i++)
+                        fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)e->values[i]);
+                fputc('}', f);
+                break;
+        }
+        fprintf(f, ": %s [%s] %s\n", strerrorname_np(e->err), ns_group_names[e->group], e->reason);
+}
+
+/* `stockade explain --details`: the entries this line's filter holds. */
+static int ns_explain(struct stk_ctx *ctx, char **ret_text)
+{
+        static const char *const modes[] = { "off", "proxy", "on" };
+        struct ns_prog p = { 0 };
+        struct ns_opts o;
+        size_t len = 0;
+        char *text = NULL;
+        FILE *f;
+        int r = get_opts(ctx, &o);
+
+        if (r >= 0)
+                r = ns_compile(&o, &p, log_error, ctx);
+        if (r < 0)
+                return r;
+        f = open_memstream(&text, &len);
+        if (!f) {
+                ns_prog_done(&p);
+                return -ENOMEM;
+        }
+        fprintf(f, "seccomp filter, network mode %s, %u BPF instructions; default allow; "
+                "other ABIs (i386, x32): EPERM\n", modes[o.network], (unsigned)p.len);
+        for (size_t i = 0; i < ns_table_len; i++)
+                if ((ns_table[i].modes & NS_MODE(o.network)) &&
+                    (ns_table[i].group == NS_G_NETWORK || !(o.allowed_groups & (1u << ns_table[i].group))))
+                        print_entry(f, &ns_table[i]);
+        ns_prog_done(&p);
+        if (fclose(f) != 0) {
+                free(text);
+                return -ENOMEM;
+        }
+        *ret_text = text;
+        return 0;
+}
+
 const struct stk_module stockade_module = {
         STK_MODULE_HEADER("net_seccomp"),
         .summary = "seccomp: sockets narrowed to the network mode, kernel attack surface refused with EPERM",
@@ -183,4 +238,5 @@ const struct stk_module stockade_module = {
         .fini = ns_fini,
         .probe = ns_probe,
         .in_sandbox = ns_in_sandbox,
+        .explain = ns_explain,
 };

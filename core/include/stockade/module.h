@@ -231,6 +231,10 @@ struct stk_host {
          * word ("egress", "approval"), `json_fields` a JSON object text with
          * the record's own fields, or NULL. */
         int (*audit)(struct stk_ctx *ctx, const char *kind, const char *json_fields);
+
+        /* ABI 1.1.  The phase of this line (a module listed in two phases
+         * enforces in one of them, and says so in probe). */
+        enum stk_phase (*line_phase)(struct stk_ctx *ctx);
 };
 
 struct stk_module {

@@ -205,6 +205,9 @@ check_output "ABI 5: the message names the setting and the ABI" "cannot enforce 
         sbx_policy "$T_TMP/abi5.yaml" true
 policy "$T_TMP/abi5be.yaml" "max_abi: 5" off "net_abstract, process"
 check "ABI 5 with best_effort: runs" sbx_policy "$T_TMP/abi5be.yaml" true
+policy "$T_TMP/abi5sig.yaml" "max_abi: 5" off "net_abstract"
+check_output "ABI 5: unscoped signals are warned about" "signals to processes outside the sandbox are not blocked" \
+        sbx_policy "$T_TMP/abi5sig.yaml" true
 check_output "ABI 2: write and read_only named" "cannot enforce 'write'.*ABI 3" \
         sbx_policy "$(policy "$T_TMP/abi2.yaml" "max_abi: 2"; echo "$T_TMP/abi2.yaml")" true
 

@@ -319,13 +319,13 @@ static void test_abi_tables(void)
 
 static void test_tmp_create_remove(void)
 {
-        char *dir = NULL, p[PATH_MAX], victim[] = "/tmp/stk-ll-victim.XXXXXX";
+        char *dir = NULL, *p2 = NULL, p[PATH_MAX], victim[] = "/tmp/stk-ll-victim.XXXXXX";
         int fd = mkstemp(victim);
         struct stat st;
 
         CU_ASSERT_FATAL(fd >= 0);
         close(fd);
-        CU_ASSERT_FATAL(ll_tmp_create(&dir) == 0);
+        CU_ASSERT_FATAL(ll_tmp_create(NULL, &dir) == 0);
         CU_ASSERT(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700);
         snprintf(p, sizeof(p), "%s/d", dir);
         CU_ASSERT(mkdir(p, 0755) == 0);
@@ -338,6 +338,17 @@ static void test_tmp_create_remove(void)
         CU_ASSERT(stat(victim, &st) == 0);
         CU_ASSERT_EQUAL(ll_tmp_remove("/tmp/other"), -EINVAL);
         CU_ASSERT_EQUAL(ll_tmp_remove("/tmp/stockade-ll.x/../../etc"), -EINVAL);
+        CU_ASSERT_EQUAL(ll_tmp_remove("/tmp/stockade-ll.abcdef/x"), -EINVAL);
+        /* A wanted name is taken as is when it is one of ours and free... */
+        CU_ASSERT_FATAL(ll_tmp_create(dir, &p2) == 0);
+        CU_ASSERT_STRING_EQUAL(p2, dir);
+        CU_ASSERT_EQUAL(ll_tmp_remove(p2), 0);
+        free(p2);
+        /* ...and ignored otherwise. */
+        CU_ASSERT_FATAL(ll_tmp_create("/etc/x", &p2) == 0);
+        CU_ASSERT(strncmp(p2, "/tmp/stockade-ll.", 17) == 0);
+        CU_ASSERT_EQUAL(ll_tmp_remove(p2), 0);
+        free(p2);
         unlink(victim);
         free(dir);
 }
