@@ -229,6 +229,25 @@ static uint32_t covers_for(const struct stk_settings *s)
         return c;
 }
 
+/* Use what an earlier run on this machine learnt, or remember what we did. */
+static void cached_probes(struct fs_bwrap *d, const struct line *l, int fd, bool store)
+{
+        char key[1024];
+
+        if (fs_bwrap_cache_key(fd, key, sizeof(key)) < 0)
+                return;
+        if (store) {
+                if (d->probed && d->version_of)
+                        fs_bwrap_cache_write(key, d->version, &d->ns);
+                return;
+        }
+        if (d->probed || !fs_bwrap_cache_read(key, &d->version, &d->ns))
+                return;
+        free(d->version_of);
+        d->version_of = strdup(l->bwrap);
+        d->probed = d->version_of != NULL;
+}
+
 static int probe(struct stk_ctx *ctx, uint32_t *ret_covers)
 {
         struct fs_bwrap *d = host->data(ctx);
@@ -242,10 +261,16 @@ static int probe(struct stk_ctx *ctx, uint32_t *ret_covers)
                 r = load_line(ctx, &l);
         if (r >= 0)
                 r = open_bwrap(ctx, &l, &fd);
-        if (r >= 0)
+        if (r >= 0) {
+                bool fresh = !d->probed;
+                cached_probes(d, &l, fd, false);
+                fresh = fresh && !d->probed;
                 r = check_version(ctx, d, &l, fd);
-        if (r >= 0)
-                r = check_namespaces(ctx, d);
+                if (r >= 0)
+                        r = check_namespaces(ctx, d);
+                if (fresh)
+                        cached_probes(d, &l, fd, true);
+        }
         if (r >= 0)
                 r = choose_proc(ctx, d, &l, false, &host_proc);
         if (r < 0)
@@ -439,10 +464,16 @@ static int pre_exec(struct stk_ctx *ctx)
                 r = load_line(ctx, &l);
         if (r >= 0)
                 r = open_bwrap(ctx, &l, &fd);
-        if (r >= 0)
+        if (r >= 0) {
+                bool fresh = !d->probed;
+                cached_probes(d, &l, fd, false);
+                fresh = fresh && !d->probed;
                 r = check_version(ctx, d, &l, fd);
-        if (r >= 0)
-                r = check_namespaces(ctx, d);
+                if (r >= 0)
+                        r = check_namespaces(ctx, d);
+                if (fresh)
+                        cached_probes(d, &l, fd, true);
+        }
         if (r >= 0)
                 r = choose_proc(ctx, d, &l, true, &host_proc);
         if (r >= 0)

@@ -96,6 +96,11 @@ int fs_bwrap_probe_ns(struct fs_bwrap_ns_probe *ret);
 /* A sentence naming the cause of a failed stage, for the log. */
 const char *fs_bwrap_ns_hint(const struct fs_bwrap_ns_probe *p, char *buf, size_t n);
 
+/* ---- fs_bwrap_cache.c: the probes' answers, kept per boot --------------- */
+int fs_bwrap_cache_key(int bwrap_fd, char *buf, size_t n);
+int fs_bwrap_cache_read(const char *key, int *ret_version, struct fs_bwrap_ns_probe *ret_ns);
+void fs_bwrap_cache_write(const char *key, int version, const struct fs_bwrap_ns_probe *ns);
+
 /* ---- fs_bwrap_mounts.c: mount points made on the host, and cleanup --- */
 
 struct fs_bwrap_mount {

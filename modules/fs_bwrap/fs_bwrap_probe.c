@@ -14,8 +14,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <openssl/evp.h>
-
 #include "fs_bwrap_internal.h"
 
 int fs_bwrap_open_binary(const char *path, int *ret_fd, const char **ret_why)
@@ -43,48 +41,6 @@ int fs_bwrap_open_binary(const char *path, int *ret_fd, const char **ret_why)
         }
         *ret_fd = TAKE_FD(fd);
         return 0;
-}
-
-/* Hash through the fd (pread: the offset stays where fexecve wants it), so
- * the file checked is the file executed, whatever happens to the path. */
-int fs_bwrap_sha256_fd(int fd, char ret_hex[65])
-{
-        static const char hex[] = "0123456789abcdef";
-        unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
-        unsigned len = 0;
-        off_t off = 0;
-        int r = -EIO;
-        EVP_MD_CTX *c = EVP_MD_CTX_new();
-
-        if (!c)
-                return -ENOMEM;
-        if (EVP_DigestInit_ex(c, EVP_sha256(), NULL) != 1)
-                goto out;
-        for (;;) {
-                ssize_t n = pread(fd, buf, sizeof(buf), off);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        r = -errno;
-                        goto out;
-                }
-                if (n == 0)
-                        break;
-                if (EVP_DigestUpdate(c, buf, (size_t) n) != 1)
-                        goto out;
-                off += n;
-        }
-        if (EVP_DigestFinal_ex(c, md, &len) != 1 || len != 32)
-                goto out;
-        for (unsigned i = 0; i < len; i++) {
-                ret_hex[2 * i] = hex[md[i] >> 4];
-                ret_hex[2 * i + 1] = hex[md[i] & 15];
-        }
-        ret_hex[64] = '\0';
-        r = 0;
-out:
-        EVP_MD_CTX_free(c);
-        return r;
 }
 
 static int wait_child(pid_t pid, int *ret_status)

@@ -110,8 +110,9 @@ void sb_buf_printf(struct sb_buf *b, const char *fmt, ...) __attribute__((format
 void sb_buf_quoted(struct sb_buf *b, const char *s);
 
 /* explain's text: the paths by role, the argv, the profile.  `tmp_note`
- * is appended to the TMPDIR line (the directory is made per run). */
-int sb_explain_text(const struct sb_profile *p, const char *tmp_note, char **ret);
+ * is appended to the TMPDIR line (the directory is made per run),
+ * `platform_note` (or NULL) to the first line. */
+int sb_explain_text(const struct sb_profile *p, const char *tmp_note, const char *platform_note, char **ret);
 
 /* ---- fs_seatbelt_tmp.c: the per-run TMPDIR ----------------------------- */
 
@@ -120,3 +121,12 @@ int sb_tmp_create(const char *base, char **ret_path);
 /* Remove what sb_tmp_create made and everything the command left in it,
  * fd-relative without following a symlink. -EINVAL for any other path. */
 int sb_tmp_remove(const char *base, const char *path);
+
+/* ---- fs_seatbelt.c: knobs the unit tests turn ---------------------------
+ * They let t/test_hooks.c run the macOS code paths on Linux: a stand-in for
+ * sandbox-exec, a temp dir as the base of TMPDIR.  Not exported (the
+ * version script keeps stockade_module alone); the module never changes
+ * them itself. */
+extern bool sb_on_darwin;
+extern const char *sb_sandbox_exec;
+extern const char *sb_tmp_base;

@@ -154,12 +154,15 @@ static void add_argv(struct sb_buf *b, const struct sb_profile *p)
         }
 }
 
-int sb_explain_text(const struct sb_profile *p, const char *tmp_note, char **ret)
+int sb_explain_text(const struct sb_profile *p, const char *tmp_note, const char *platform_note, char **ret)
 {
         struct sb_buf b = { 0 };
 
         sb_buf_add(&b, "sandbox-exec with a profile generated from the settings; every path is a -D "
-                   "parameter, none is in the profile text (stockade-fs_seatbelt(8))\n");
+                   "parameter, none is in the profile text (stockade-fs_seatbelt(8))");
+        if (platform_note)
+                sb_buf_printf(&b, "; %s", platform_note);
+        sb_buf_add(&b, "\n");
         add_paths(&b, p, tmp_note);
         add_argv(&b, p);
         sb_buf_add(&b, "PROFILE:\n");

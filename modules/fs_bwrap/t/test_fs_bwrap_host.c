@@ -214,6 +214,41 @@ static void test_sha256(void)
         rm_tmp();
 }
 
+/* FIPS 180-4 vectors around the padding boundaries, and a large file
+ * against sha256sum(1). */
+static void test_sha256_vectors(void)
+{
+        static const struct { const char *in; const char *want; } v[] = {
+                { "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+                { "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+                { "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+                  "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1" },
+        };
+        char hex[65], want[65] = "";
+        int fd;
+
+        make_tmp();
+        for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+                write_file(at("v"), v[i].in, 0644);
+                fd = open(at("v"), O_RDONLY | O_CLOEXEC);
+                CU_ASSERT_EQUAL(fs_bwrap_sha256_fd(fd, hex), 0);
+                CU_ASSERT_STRING_EQUAL(hex, v[i].want);
+                close(fd);
+        }
+        fd = open("/usr/bin/bwrap", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+                FILE *p = popen("sha256sum /usr/bin/bwrap", "r");
+                CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+                CU_ASSERT_EQUAL(fscanf(p, "%64s", want), 1);
+                pclose(p);
+                CU_ASSERT_EQUAL(fs_bwrap_sha256_fd(fd, hex), 0);
+                CU_ASSERT_STRING_EQUAL(hex, want);
+                close(fd);
+        }
+        rm_tmp();
+}
+
 static void test_open_binary_checks(void)
 {
         const char *why = NULL;
@@ -440,6 +475,7 @@ UNIT_SUITE(fs_bwrap_host,
            UNIT_TEST(test_hold_ignores_other_kinds),
            UNIT_TEST(test_void_entries),
            UNIT_TEST(test_sha256),
+           UNIT_TEST(test_sha256_vectors),
            UNIT_TEST(test_open_binary_checks),
            UNIT_TEST(test_init_checks_host_size),
            UNIT_TEST(test_probe_bad_args),
