@@ -189,6 +189,11 @@ static enum stk_phase host_line_phase(struct stk_ctx *ctx)
         return ctx->line->phase;
 }
 
+static uint32_t host_covered(struct stk_ctx *ctx)
+{
+        return ctx->run->covered;
+}
+
 const struct stk_host core_host = {
         .size = sizeof(struct stk_host),
         .abi_minor = STK_ABI_MINOR,
@@ -212,4 +217,5 @@ const struct stk_host core_host = {
         .unwatch_fd = core_unwatch_fd,
         .audit = host_audit,
         .line_phase = host_line_phase,
+        .covered = host_covered,
 };

@@ -41,6 +41,8 @@ static const struct stk_arg_spec ll_args[] = {
         { "tmp_is_private", STK_ARG_BOOL, 0,
           "a wrapper (fs_bwrap) already mounted a private /tmp: make it writable instead of a per-run TMPDIR" },
         { "log", STK_ARG_BOOL, 0, "ABI 7: have the kernel audit the command's denied accesses" },
+        { "fallback", STK_ARG_BOOL, 0,
+          "step aside when an earlier line (fs_bwrap) already enforces the filesystem settings" },
         { "max_abi", STK_ARG_INT, 0, "tests only: use at most this Landlock ABI" },
         { NULL, 0, 0, NULL },
 };
@@ -394,6 +396,20 @@ static int export_tmpdir(struct stk_ctx *ctx, const struct ll_data *d)
         return setenv("TMPDIR", d->tmpdir, 1) < 0 ? -errno : 0;
 }
 
+/* With `fallback: true`, a line after a namespace wrapper that took effect
+ * has nothing to add but a frozen workspace top level (the rule set cannot
+ * let the command create names beside a protected one). */
+static bool already_enforced(struct stk_ctx *ctx)
+{
+        const uint32_t fs = STK_COVER_WRITE | STK_COVER_READ_ONLY | STK_COVER_HIDE;
+
+        if (!host->arg_bool(ctx, "fallback", 0))
+                return false;
+        if (host->size < offsetof(struct stk_host, covered) + sizeof(host->covered) || !host->covered)
+                return false; /* an ABI 1.0 core cannot say: enforce */
+        return (host->covered(ctx) & fs) == fs;
+}
+
 static int ll_in_sandbox(struct stk_ctx *ctx)
 {
         uint32_t have;
@@ -401,6 +417,10 @@ static int ll_in_sandbox(struct stk_ctx *ctx)
 
         if (!host)
                 return -EINVAL;  /* init never ran: no settings to enforce */
+        if (already_enforced(ctx)) {
+                host->log(ctx, STK_LOG_DEBUG, "an earlier line enforces the filesystem settings: stepping aside");
+                return 0;
+        }
         r = pick_abi(ctx, &abi);
         if (r < 0)
                 return r;

@@ -235,6 +235,11 @@ struct stk_host {
         /* ABI 1.1.  The phase of this line (a module listed in two phases
          * enforces in one of them, and says so in probe). */
         enum stk_phase (*line_phase)(struct stk_ctx *ctx);
+
+        /* ABI 1.1.  stk_cover bits already in force from the lines that took
+         * effect before this one (a fallback module steps aside when a
+         * stronger one got there first). */
+        uint32_t (*covered)(struct stk_ctx *ctx);
 };
 
 struct stk_module {
