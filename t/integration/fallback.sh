@@ -1,0 +1,56 @@
+#!/bin/sh
+# Issue 3: the default profile on a host where user namespaces are blocked.
+# Not a flag that pretends: the runs happen inside a user namespace whose
+# user.max_user_namespaces is 0, so bwrap really cannot make its own; the
+# sufficient fs_bwrap line must fall through to fs_landlock + net_seccomp,
+# and the same containment must hold.
+. "$(dirname "$0")/../lib.sh"
+
+[ -x "$STK" ] || { skip "fallback" "no $STK"; exit 0; }
+blocked() { unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"' blocked "$@"; }
+if ! blocked true 2>/dev/null; then skip "fallback" "cannot make a user namespace to block them in"; exit 0; fi
+if blocked unshare -U true 2>/dev/null; then not_ok "user namespaces blocked for the test" "a nested one still worked"; exit 0; fi
+ok "user namespaces blocked for the test"
+
+t_make_home
+t_make_workspace
+export HOME="$T_HOME" XDG_CONFIG_HOME="$T_TMP/xdg" XDG_CACHE_HOME="$T_TMP/cache"
+DENIED='Read-only file system|Permission denied|Operation not permitted'
+sbx() { (cd "$T_WS" && blocked "$STK" run --audit "$T_TMP/audit.jsonl" "$@"); }
+
+check_output "explain: fs_bwrap cannot run here, and says why" 'NOT usable here.*(No space left|blocked)' \
+        sh -c "cd '$T_WS' && unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec \"\$0\" explain' '$STK'"
+# Landlock freezes the top level of a root that holds protected names (no
+# new entries there: stockade-fs_landlock(8)); below it, writes are free.
+mkdir -p "$T_WS/src"
+check "write in the workspace" sbx -- sh -c 'echo new > src/created.txt && echo more >> file.txt'
+check "the write is on the host" grep -qx new "$T_WS/src/created.txt"
+check_output "write /etc fails" "$DENIED" sbx -- sh -c 'echo x > /etc/stockade-fallback-test; true'
+check_output "write \$HOME fails" "$DENIED" sbx -- sh -c 'echo x > "$HOME/planted"; true'
+check_status "nothing planted in \$HOME" 1 test -e "$T_HOME/planted"
+check_output "write .git fails" "$DENIED" sbx -- sh -c 'echo x > .git/config; true'
+check_output "create .git/hooks/pre-commit fails" "$DENIED" sbx -- sh -c 'echo x > .git/hooks/pre-commit; true'
+check_output "reading ~/.ssh/id_rsa fails" "$DENIED" sbx -- sh -c 'cat "$HOME/.ssh/id_rsa"; true'
+hostfile=$(mktemp /tmp/stockade-fallback.XXXXXX); echo original > "$hostfile"
+T_CLEANUP="rm -f '$hostfile'"
+sbx -- sh -c "echo changed > '$hostfile'" >/dev/null 2>&1
+check "host /tmp file unchanged" grep -qx original "$hostfile"
+check "a private TMPDIR is writable" sbx -- sh -c 'echo x > "$TMPDIR/ok" && test "$TMPDIR" != /tmp'
+
+python3 -c '
+import socket,sys,time
+s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(8)
+open(sys.argv[1],"w").write(str(s.getsockname()[1])); time.sleep(20)' "$T_TMP/port" &
+LPID=$!
+T_CLEANUP="$T_CLEANUP; kill $LPID 2>/dev/null"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T_TMP/port" ] && break; sleep 0.1; done
+check_output "TCP to a host listener fails" '^REFUSED' sbx -- python3 -c '
+import socket,sys
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2); print("CONNECTED")
+except OSError as e: print("REFUSED", e)' "$(cat "$T_TMP/port")"
+check_output "UDP sockets are refused" 'Operation not permitted' sbx -- python3 -c '
+import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'
+check_status "exit status passes through" 7 sbx -- sh -c 'exit 7'
+check_output "the run record says fs_bwrap could not take effect" '"module":"fs_bwrap","usable":false' cat "$T_TMP/audit.jsonl"
+check_output "... and fs_landlock did" '"phase":"in-sandbox","control":"required","module":"fs_landlock","usable":true' cat "$T_TMP/audit.jsonl"
