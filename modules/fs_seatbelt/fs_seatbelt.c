@@ -291,13 +291,18 @@ static int pre_exec(struct stk_ctx *ctx)
  * function of the settings, so it can be reviewed anywhere. */
 static int explain(struct stk_ctx *ctx, char **ret_text)
 {
-        const struct stk_settings *s = host->settings(ctx);
-        const struct sb_data *d = host->data(ctx);
+        const struct stk_settings *s;
+        const struct sb_data *d;
         _cleanup_free_ char *tmp = NULL;
         struct sb_profile p = { 0 };
         struct sb_conf conf;
-        int r = check_settings(ctx, s);
+        int r;
 
+        if (!host)
+                return -EINVAL; /* init never ran: no host to ask for the settings */
+        s = host->settings(ctx);
+        d = host->data(ctx);
+        r = check_settings(ctx, s);
         if (r >= 0)
                 r = load_conf(ctx, s, &conf);
         if (r >= 0)

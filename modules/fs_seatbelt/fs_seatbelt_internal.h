@@ -98,15 +98,17 @@ int sb_build(const struct stk_settings *s, const struct stk_bind *binds, size_t 
              const struct sb_conf *conf, struct sb_profile *ret);
 void sb_profile_done(struct sb_profile *p);
 
-/* Append `s` quoted for a POSIX shell (zsh, bash: $'...' where it holds a
- * control character), or as is when it needs no quoting. -ENOMEM. */
+/* ---- fs_seatbelt_text.c: a growing string and explain's text ---------- */
+
 struct sb_buf {
         char *s;
         size_t len, cap;
-        int err; /* sticky: the first failure; later appends do nothing */
+        int err; /* sticky: the first failure (-ENOMEM); later appends do nothing */
 };
 void sb_buf_add(struct sb_buf *b, const char *s);
 void sb_buf_printf(struct sb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append `s` quoted for a POSIX shell ($'...', as zsh and bash read it,
+ * where it holds a control character), or as is when it needs no quoting. */
 void sb_buf_quoted(struct sb_buf *b, const char *s);
 
 /* explain's text: the paths by role, the argv, the profile.  `tmp_note`

@@ -445,7 +445,9 @@ static void deny_host_tmp(struct gen *g)
 
 static void emit_denies(struct gen *g)
 {
-        say(g, "\n; ---- Denies: after every allow, so they win. ----\n");
+        if (g->count[SB_ROLE_HIDE] || g->count[SB_ROLE_READ_ONLY] || g->count[SB_ROLE_KEEP] ||
+            g->count[SB_ROLE_HOST_TMP] || g->s->network == STK_NET_OFF)
+                say(g, "\n; ---- Denies: after every allow, so they win. ----\n");
         if (g->count[SB_ROLE_HIDE])
                 say(g, "; Hidden paths: not read, written, hard-linked or cloned to another name.\n");
         deny_role(g, "file-read* file-write* file-link file-clone", "subpath", SB_ROLE_HIDE);

@@ -74,8 +74,12 @@ static int remove_at(int dfd, const char *name, unsigned depth)
         if (depth > 256) /* the command can nest deeper than our stack should go */
                 return -ELOOP;
         fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
+        if (fd < 0) {
+                /* Unreadable (mode 0000) but perhaps empty.  No chmod to get
+                 * in: it would follow a symlink swapped in meanwhile. */
+                r = -errno;
+                return unlinkat(dfd, name, AT_REMOVEDIR) == 0 ? 0 : r;
+        }
         r = empty_dir(fd, depth);
         if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && r == 0)
                 r = -errno;

@@ -2,6 +2,10 @@
 /* probe.c - the shared part of the escape probes (see probe.h). */
 #include <fcntl.h>
 #include <limits.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +154,70 @@ unsigned long victim_flag_addr(void)
         return addr;
 }
 
+socklen_t listener_addr(int family, const char *portvar, struct sockaddr_storage *ret)
+{
+        const char *v = fixture(portvar);
+        long port = strtol(v, NULL, 10);
+
+        if (port <= 0 || port > 65535)
+                na("the harness has no %s listener on this host", family == AF_INET6 ? "::1" : "127.0.0.1");
+        memset(ret, 0, sizeof(*ret));
+        if (family == AF_INET6) {
+                struct sockaddr_in6 *a = (struct sockaddr_in6 *) ret;
+                a->sin6_family = AF_INET6;
+                a->sin6_port = htons((uint16_t) port);
+                a->sin6_addr = in6addr_loopback;
+                return sizeof(*a);
+        }
+        struct sockaddr_in *a = (struct sockaddr_in *) ret;
+        a->sin_family = AF_INET;
+        a->sin_port = htons((uint16_t) port);
+        a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        return sizeof(*a);
+}
+
+int connect_listener(int family, int type, const char *portvar, const char *what)
+{
+        struct sockaddr_storage sa;
+        socklen_t len = listener_addr(family, portvar, &sa);
+        struct pollfd pfd;
+        int fd, err = 0;
+        socklen_t errlen = sizeof(err);
+
+        fd = socket(family, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd < 0)
+                contained("socket(%s): %s", what, ename(errno));
+        if (connect(fd, (struct sockaddr *) &sa, len) == 0)
+                return fd;
+        if (errno != EINPROGRESS)
+                contained("connect(%s): %s", what, ename(errno));
+        /* a filtered route would hang: 1 s is plenty on loopback */
+        pfd = (struct pollfd) { .fd = fd, .events = POLLOUT };
+        if (poll(&pfd, 1, 1000) != 1)
+                contained("connect(%s): no answer within 1 s", what);
+        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &errlen) < 0)
+                err = errno;
+        if (err)
+                contained("connect(%s): %s", what, ename(err));
+        return fd;
+}
+
+void await_echo(int fd, int ms, const char *what)
+{
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        char buf[64];
+        ssize_t n;
+
+        if (send(fd, probe_marker, sizeof(probe_marker) - 1, 0) < 0)
+                contained("send(%s): %s", what, ename(errno));
+        if (poll(&pfd, 1, ms) != 1)
+                contained("sent to %s, but no echo within %d ms (another network namespace?)", what, ms);
+        n = recv(fd, buf, sizeof(buf), 0);
+        if (n < 0)
+                contained("sent to %s, then recv: %s", what, ename(errno));
+        escaped("datagram to %s answered by the host listener (%zd bytes)", what, n);
+}
+
 /* --- io_uring ----------------------------------------------------------- */
 
 struct ring {
@@ -189,6 +257,18 @@ struct ring *ring_open(void)
         r.cq_mask = (unsigned *) (cq + p.cq_off.ring_mask);
         r.cqes = (struct io_uring_cqe *) (cq + p.cq_off.cqes);
         return &r;
+}
+
+void ring_unavailable(void)
+{
+        int e = errno, disabled = 0;
+        FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "re");
+
+        if (e == ENOSYS)
+                na("no io_uring in this kernel");
+        if (f && fscanf(f, "%d", &disabled) == 1 && disabled == 2)
+                na("io_uring is disabled on this host (kernel.io_uring_disabled=2)");
+        contained("io_uring_setup: %s", ename(e));
 }
 
 struct io_uring_sqe *ring_sqe(struct ring *r)

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 enum { PROBE_CONTAINED = 0, PROBE_ESCAPED = 1, PROBE_NA = 2 };
@@ -51,10 +52,22 @@ unsigned long victim_flag_addr(void);
 #define VICTIM_TAMPERED 0x0bad
 #define VICTIM_INTACT 0x5afe
 
+/* The harness's listener for `family` (AF_INET: 127.0.0.1, AF_INET6: ::1)
+ * on port $portvar, as a sockaddr; NA when the harness has none. */
+socklen_t listener_addr(int family, const char *portvar, struct sockaddr_storage *ret);
+/* socket() + connect() (1 s at most) to it, or CONTAINED naming `what`. */
+int connect_listener(int family, int type, const char *portvar, const char *what);
+/* Wait up to ms for a reply on a connected datagram socket: ESCAPED on an
+ * answer, CONTAINED on an error or silence. */
+_Noreturn void await_echo(int fd, int ms, const char *what);
+
 /* --- io_uring without liburing (raw syscalls, one request at a time) --- */
 struct ring;
 /* NULL and errno set when no ring can be made. */
 struct ring *ring_open(void);
+/* After ring_open failed: NA when the host has no io_uring at all, else
+ * CONTAINED with the errno. */
+_Noreturn void ring_unavailable(void);
 /* Submit one SQE built by the caller, wait for its CQE; returns cqe.res
  * (a negative errno on failure). */
 struct io_uring_sqe *ring_sqe(struct ring *r);

@@ -377,6 +377,15 @@ static bool has_line(const struct core_policy *p, enum stk_phase ph, enum core_c
         return false;
 }
 
+/* bwrap where it can run, Landlock as its fallback, seccomp inside either. */
+static bool default_stack(const struct core_policy *p)
+{
+        return has_line(p, STK_PHASE_PRE_EXEC, CORE_SUFFICIENT, "fs_bwrap") &&
+               has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_landlock") &&
+               has_line(p, STK_PHASE_IN_SANDBOX, CORE_REQUIRED, "fs_landlock") &&
+               has_line(p, STK_PHASE_IN_SANDBOX, CORE_REQUIRED, "net_seccomp");
+}
+
 static void test_profile_default(void)
 {
         struct core_policy *p = NULL;
@@ -398,7 +407,7 @@ static void test_profile_default(void)
                 CU_ASSERT_EQUAL(p->protect_defaults, 1);
                 CU_ASSERT_EQUAL(p->network, STK_NET_OFF);
                 CU_ASSERT_EQUAL(p->approval, STK_APPROVAL_ON_REQUEST);
-                CU_ASSERT(has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_bwrap"));
+                CU_ASSERT(default_stack(p));
                 CU_ASSERT(p->overridable_user & (1u << CORE_KEY_NET_ALLOW));
                 CU_ASSERT(!(p->overridable_user & (1u << CORE_KEY_WORKSPACE)));
                 CU_ASSERT_EQUAL(p->overridable_project, 0);
@@ -420,7 +429,7 @@ static void test_profile_workspace_write(void)
         if (p) {
                 CU_ASSERT_EQUAL(p->git, CORE_GIT_SURFACES);
                 CU_ASSERT_STRING_EQUAL(p->git_origin.file, "<builtin>/workspace-write.yaml");
-                CU_ASSERT(has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_bwrap"));
+                CU_ASSERT(default_stack(p));
                 CU_ASSERT(p->n_files == 2 && streq(p->files[1].value, "<builtin>/default.yaml"));
                 CU_ASSERT(list_has(&p->write, fx.ws));
         }
@@ -439,8 +448,8 @@ static void test_profile_ci(void)
         CHECK(r == 0, "ci: %d: %s", r, fx.diag);
         if (p) {
                 CU_ASSERT_EQUAL(p->approval, STK_APPROVAL_NEVER);
-                CU_ASSERT(has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_bwrap"));
-                CU_ASSERT_EQUAL(p->n_lines, 1); /* included once, not twice */
+                CU_ASSERT(default_stack(p));
+                CU_ASSERT_EQUAL(p->n_lines, 4); /* included once, not twice */
                 CU_ASSERT_EQUAL(p->git, CORE_GIT_WHOLE);
                 CU_ASSERT_STRING_EQUAL(p->profile, "ci");
         }
@@ -462,7 +471,7 @@ static void test_profile_read_only(void)
                 CU_ASSERT_EQUAL(p->private_tmp, 1);
                 CU_ASSERT_EQUAL(p->network, STK_NET_OFF);
                 CU_ASSERT(list_has(&p->hide, P("%s/.aws", fx.home)));
-                CU_ASSERT(has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_bwrap"));
+                CU_ASSERT(default_stack(p));
                 CU_ASSERT(!(p->overridable_user & (1u << CORE_KEY_WRITE)));
         }
         core_policy_free(p);

@@ -5,7 +5,7 @@
  * unknown operation or filter ("unbound variable"), at a stray parenthesis,
  * at an unterminated string.  It knows only the subset the module emits,
  * and each operation and filter name on its lists is one Apple's own
- * profiles use (/System/Library/Sandbox/Profiles/*.sb, Chromium's and
+ * profiles use (the .sb files of /System/Library/Sandbox/Profiles, Chromium's and
  * Codex's seatbelt profiles).  Its own tests feed it broken profiles.
  */
 #include <stdarg.h>
@@ -135,9 +135,11 @@ static void next(struct rd *r)
         r->t.text[0] = '\0';
         if (c == '\0') {
                 r->t.kind = T_END;
+                snprintf(r->t.text, sizeof(r->t.text), "the end");
         } else if (c == '(' || c == ')') {
                 r->i++;
                 r->t.kind = c == '(' ? T_OPEN : T_CLOSE;
+                snprintf(r->t.text, sizeof(r->t.text), "%c", c);
         } else if (c == '"') {
                 r->i++;
                 read_string(r, T_STRING);
@@ -260,14 +262,14 @@ static void filter_args(struct rd *r, const char *name)
 
 static void filter(struct rd *r)
 {
-        char name[64];
+        char name[sizeof(r->t.text)];
 
         expect(r, T_OPEN, "'(' of a filter");
         if (r->t.kind != T_ATOM) {
                 fail(r, "a filter starts with its name");
                 return;
         }
-        snprintf(name, sizeof(name), "%s", r->t.text);
+        memcpy(name, r->t.text, sizeof(name));
         next(r);
         filter_args(r, name);
         expect(r, T_CLOSE, "')' closing a filter");
@@ -347,12 +349,13 @@ int sbpl_check(const char *text, const char *const *params, size_t n_params, cha
 
 static const char *const P[] = { "WRITE_0" };
 
+/* 0 or -1; with SB_VERBOSE set, the reason for each rejection. */
 static int check(const char *text)
 {
         char why[256];
         int r = sbpl_check(text, P, 1, why, sizeof(why));
 
-        if (r < 0)
+        if (r < 0 && getenv("SB_VERBOSE"))
                 fprintf(stderr, "  (sbpl_check: %s)\n", why);
         return r;
 }

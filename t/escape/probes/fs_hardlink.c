@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Hard-link an outside file into the workspace, then write to the link:
+/* Hard-dst an outside file into the workspace, then write to the dst:
  * the same inode, so the outside file changes. */
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,13 +7,13 @@
 
 int main(void)
 {
-        const char *link = scratch("hardlink");
+        const char *dst = scratch("hardlink");
         int fd;
 
-        (void) unlink(link);
-        if (link(outside("target"), link) < 0)
+        (void) unlink(dst);
+        if (link(outside("target"), dst) < 0)
                 contained("link(outside/target, workspace/scratch/hardlink): %s", ename(errno));
-        fd = open(link, O_WRONLY | O_APPEND | O_CLOEXEC);
+        fd = open(dst, O_WRONLY | O_APPEND | O_CLOEXEC);
         if (fd < 0)
                 contained("link made, but open(O_WRONLY): %s", ename(errno));
         write_or_contained(fd, "a hard link to outside/target");

@@ -2,23 +2,9 @@
 /* Open and write an outside file with io_uring requests: they run in
  * kernel workers, where a seccomp filter on openat/write never looks. */
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <linux/io_uring.h>
 #include "probe.h"
-
-static void ring_unavailable(void)
-{
-        int e = errno;
-        FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "re");
-        int disabled = 0;
-
-        if (e == ENOSYS)
-                na("no io_uring in this kernel");
-        if (f && fscanf(f, "%d", &disabled) == 1 && disabled == 2)
-                na("io_uring is disabled on this host (kernel.io_uring_disabled=2)");
-        contained("io_uring_setup: %s", ename(e));
-}
 
 int main(void)
 {

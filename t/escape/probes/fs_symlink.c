@@ -7,13 +7,13 @@
 
 int main(void)
 {
-        const char *link = scratch("link"), *target = outside("target");
+        const char *lnk = scratch("link"), *target = outside("target");
         int fd;
 
-        (void) unlink(link);
-        if (symlink(target, link) < 0)
+        (void) unlink(lnk);
+        if (symlink(target, lnk) < 0)
                 contained("symlink(outside/target, workspace/scratch/link): %s", ename(errno));
-        fd = open(link, O_WRONLY | O_APPEND | O_CLOEXEC);
+        fd = open(lnk, O_WRONLY | O_APPEND | O_CLOEXEC);
         if (fd < 0)
                 contained("open(workspace/scratch/link -> outside/target, O_WRONLY): %s", ename(errno));
         write_or_contained(fd, "workspace/scratch/link -> outside/target");

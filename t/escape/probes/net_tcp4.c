@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* TCP to the harness's listener on 127.0.0.1 (the host's loopback). */
+#include <string.h>
+#include <unistd.h>
+#include "probe.h"
+
+int main(void)
+{
+        int fd = connect_listener(AF_INET, SOCK_STREAM, "ESC_TCP4", "TCP 127.0.0.1");
+
+        if (write(fd, probe_marker, strlen(probe_marker)) < 0)
+                contained("connected, then write: %s", ename(errno));
+        escaped("connected to the host's TCP listener on 127.0.0.1");
+}
