@@ -248,6 +248,28 @@ static void cached_probes(struct fs_bwrap *d, const struct line *l, int fd, bool
         d->probed = d->version_of != NULL;
 }
 
+/* The binary opened (and its pin checked), its version and what the
+ * namespaces allow here known: from the cache or by trying. */
+static int ready_bwrap(struct stk_ctx *ctx, struct fs_bwrap *d, const struct line *l, int *ret_fd)
+{
+        _cleanup_close_ int fd = -1;
+        bool fresh = !d->probed;
+        int r = open_bwrap(ctx, l, &fd);
+
+        if (r < 0)
+                return r;
+        cached_probes(d, l, fd, false);
+        fresh = fresh && !d->probed;
+        r = check_version(ctx, d, l, fd);
+        if (r >= 0)
+                r = check_namespaces(ctx, d);
+        if (fresh)
+                cached_probes(d, l, fd, true);
+        if (r >= 0)
+                *ret_fd = TAKE_FD(fd);
+        return r;
+}
+
 static int probe(struct stk_ctx *ctx, uint32_t *ret_covers)
 {
         struct fs_bwrap *d = host->data(ctx);
@@ -260,17 +282,7 @@ static int probe(struct stk_ctx *ctx, uint32_t *ret_covers)
         if (r >= 0)
                 r = load_line(ctx, &l);
         if (r >= 0)
-                r = open_bwrap(ctx, &l, &fd);
-        if (r >= 0) {
-                bool fresh = !d->probed;
-                cached_probes(d, &l, fd, false);
-                fresh = fresh && !d->probed;
-                r = check_version(ctx, d, &l, fd);
-                if (r >= 0)
-                        r = check_namespaces(ctx, d);
-                if (fresh)
-                        cached_probes(d, &l, fd, true);
-        }
+                r = ready_bwrap(ctx, d, &l, &fd);
         if (r >= 0)
                 r = choose_proc(ctx, d, &l, false, &host_proc);
         if (r < 0)
@@ -463,17 +475,7 @@ static int pre_exec(struct stk_ctx *ctx)
         if (r >= 0)
                 r = load_line(ctx, &l);
         if (r >= 0)
-                r = open_bwrap(ctx, &l, &fd);
-        if (r >= 0) {
-                bool fresh = !d->probed;
-                cached_probes(d, &l, fd, false);
-                fresh = fresh && !d->probed;
-                r = check_version(ctx, d, &l, fd);
-                if (r >= 0)
-                        r = check_namespaces(ctx, d);
-                if (fresh)
-                        cached_probes(d, &l, fd, true);
-        }
+                r = ready_bwrap(ctx, d, &l, &fd);
         if (r >= 0)
                 r = choose_proc(ctx, d, &l, true, &host_proc);
         if (r >= 0)
@@ -486,6 +488,30 @@ static int pre_exec(struct stk_ctx *ctx)
         return r;
 }
 
+/* ABI 1.1: what pre_exec would run here, made on nothing. */
+static int explain(struct stk_ctx *ctx, char **ret_text)
+{
+        struct fs_bwrap *d = host->data(ctx);
+        const struct stk_settings *s = host->settings(ctx);
+        size_t n_binds = 0;
+        const struct stk_bind *binds = host->plan_binds(ctx, &n_binds);
+        _cleanup_free_ char *cwd = getcwd(NULL, 0), *vh = NULL, *vd = NULL;
+        struct line l;
+        int r = load_line(ctx, &l);
+
+        if (r < 0)
+                return r;
+        if (asprintf(&vh, "%s/stockade-fs_bwrap.XXXXXX/hidden", void_base()) < 0 ||
+            asprintf(&vd, "%s/stockade-fs_bwrap.XXXXXX/empty", void_base()) < 0)
+                return -ENOMEM;
+        const struct fs_bwrap_conf conf = {
+                .bwrap = l.bwrap, .chdir = cwd && fs_bwrap_path_valid(cwd) ? cwd : NULL,
+                .host_proc = d && d->probed && d->ns.stage == FS_BWRAP_NS_PROC,
+                .void_hidden = vh, .void_dir = vd, .kind = path_kind, .userdata = ctx,
+        };
+        return fs_bwrap_explain_text(s, binds, binds ? n_binds : 0, &conf, ret_text);
+}
+
 const struct stk_module stockade_module = {
         STK_MODULE_HEADER("fs_bwrap"),
         .summary = "run the command in bubblewrap: read-only root, writable roots, islands, hidden paths, namespaces",
@@ -496,5 +522,6 @@ const struct stk_module stockade_module = {
         .init = init,
         .fini = fini,
         .probe = probe,
+        .explain = explain,
         .pre_exec = pre_exec,
 };

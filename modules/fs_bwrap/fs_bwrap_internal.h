@@ -96,6 +96,10 @@ int fs_bwrap_probe_ns(struct fs_bwrap_ns_probe *ret);
 /* A sentence naming the cause of a failed stage, for the log. */
 const char *fs_bwrap_ns_hint(const struct fs_bwrap_ns_probe *p, char *buf, size_t n);
 
+/* ---- fs_bwrap_explain.c: the argv and the paths it enforces, as text --- */
+int fs_bwrap_explain_text(const struct stk_settings *s, const struct stk_bind *binds, size_t n_binds,
+                          const struct fs_bwrap_conf *conf, char **ret_text);
+
 /* ---- fs_bwrap_cache.c: the probes' answers, kept per boot --------------- */
 int fs_bwrap_cache_key(int bwrap_fd, char *buf, size_t n);
 int fs_bwrap_cache_read(const char *key, int *ret_version, struct fs_bwrap_ns_probe *ret_ns);

@@ -449,6 +449,54 @@ static void print_access(FILE *f, uint64_t m)
                 }
 }
 
+static bool is_beneath(const char *path, const char *root)
+{
+        size_t n = strlen(root);
+
+        if (strcmp(root, "/") == 0)
+                return true;
+        return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Rights the rule set gives at `p` (rules on p and its ancestors), and the
+ * rights any rule beneath p gives (what its subtree can reach). */
+static void rights_at(const struct ll_rules *rules, const char *p, uint64_t *at, uint64_t *below)
+{
+        *at = *below = 0;
+        for (size_t i = 0; i < rules->n; i++) {
+                if (is_beneath(p, rules->v[i].path))
+                        *at |= rules->v[i].access;
+                else if (is_beneath(rules->v[i].path, p))
+                        *below |= rules->v[i].access;
+        }
+}
+
+/* The "paths:" block (compared with fs_bwrap's and fs_seatbelt's by
+ * modules/fs_seatbelt/t/compare.sh), read back from the rule set: a path
+ * is listed in its role only if the rules really give it that role. */
+static void paths_block(FILE *f, const struct ll_rules *rules, const struct stk_settings *s)
+{
+        const uint64_t w = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_MAKE_REG;
+        uint64_t at, below;
+
+        fprintf(f, "paths:\n");
+        for (size_t i = 0; s->write[i]; i++) {
+                rights_at(rules, s->write[i], &at, &below);
+                if ((at | below) & LANDLOCK_ACCESS_FS_WRITE_FILE)
+                        fprintf(f, "  write %s\n", s->write[i]);
+        }
+        for (size_t i = 0; s->read_only[i]; i++) {
+                rights_at(rules, s->read_only[i], &at, &below);
+                if (!((at | below) & w))
+                        fprintf(f, "  read_only %s\n", s->read_only[i]);
+        }
+        for (size_t i = 0; s->hide[i]; i++) {
+                rights_at(rules, s->hide[i], &at, &below);
+                if (!((at | below) & LANDLOCK_ACCESS_FS_READ_FILE))
+                        fprintf(f, "  hide %s\n", s->hide[i]);
+        }
+}
+
 /* `stockade explain --details`: the ABI, every path rule, network, scopes. */
 static int ll_explain(struct stk_ctx *ctx, char **ret_text)
 {
@@ -485,6 +533,7 @@ static int ll_explain(struct stk_ctx *ctx, char **ret_text)
                         scopes & LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET ? "abstract unix sockets" : "",
                         scopes == (LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL) ? ", " : "",
                         scopes & LANDLOCK_SCOPE_SIGNAL ? "signals" : scopes ? "" : "nothing");
+                paths_block(f, rules, host->settings(ctx));
         }
         ll_rules_free(&tmp);
         if (fclose(f) != 0 && r >= 0)
