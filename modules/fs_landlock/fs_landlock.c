@@ -356,11 +356,15 @@ static int ll_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
         if (r < 0)
                 return r;
         r = net_setup(ctx, &net, &scopes);  /* a bad proxy_port fails here, before the fork */
-        if (r >= 0)
+        /* Plan ahead (before the fork, failing early) only for a line that
+         * will apply the rules: a pre-exec line never does, and a fallback
+         * line usually steps aside; in_sandbox plans when it must. */
+        if (r >= 0 && enforces_here(ctx) && !host->arg_bool(ctx, "fallback", 0))
                 r = plan_for(ctx);
         if (r < 0)
                 return r;
-        host->log(ctx, STK_LOG_DEBUG, "Landlock ABI %d, %zu path rules", abi, rules_of(ctx) ? rules_of(ctx)->n : 0);
+        if (rules_of(ctx))
+                host->log(ctx, STK_LOG_DEBUG, "Landlock ABI %d, %zu path rules", abi, rules_of(ctx)->n);
         /* The pre-exec line only sets TMPDIR: enforcement is the in-sandbox
          * line's, and only it may count towards coverage. */
         *ret_covers = enforces_here(ctx) ? have : 0;
