@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <linux/capability.h>
 #include <linux/keyctl.h>
 
 #include "core.h"
@@ -52,6 +53,39 @@ static int become_session(pid_t supervisor)
         if (getppid() != supervisor)
                 return -ESRCH;
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+                return -errno;
+        return 0;
+}
+
+static int last_cap(void)
+{
+        FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
+        int n = -1;
+
+        if (f) {
+                if (fscanf(f, "%d", &n) != 1)
+                        n = -1;
+                fclose(f);
+        }
+        return n >= 0 && n < 64 ? n : 63;
+}
+
+/* With no wrapper there is no user namespace to take root's capabilities
+ * away: a root command would keep CAP_SYS_PTRACE, CAP_DAC_OVERRIDE & co.
+ * (the escape suite read the supervisor's environment that way).  Empty the
+ * bounding set, so exec grants nothing back, then every set. */
+static int drop_capabilities(void)
+{
+        struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+        struct __user_cap_data_struct none[2] = { { 0 } };
+
+        if (geteuid() == 0)
+                for (int c = 0; c <= last_cap(); c++)
+                        if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+                                return -errno;
+        if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+                return -errno;
+        if (syscall(SYS_capset, &h, none) < 0)
                 return -errno;
         return 0;
 }
@@ -147,6 +181,11 @@ void core_child_main(struct core_run *run, int status_fd, const sigset_t *oldmas
         r = close_inherited(run, NULL, 0, status_fd);
         if (r < 0) {
                 core_status_send(status_fd, CORE_STATUS_FAIL_SETUP, -r, "closing inherited fds: %s", strerror(-r));
+                _exit(STK_EXIT_SETUP);
+        }
+        /* A sandbox at all (full-access asks for none): no capabilities. */
+        if (core_required_covers(&run->settings.pub) && (r = drop_capabilities()) < 0) {
+                core_status_send(status_fd, CORE_STATUS_FAIL_SETUP, -r, "dropping capabilities: %s", strerror(-r));
                 _exit(STK_EXIT_SETUP);
         }
         core_exec_command(run, status_fd, run->plan.argv, run->plan.envp);

@@ -271,6 +271,20 @@ static int start_child(struct core_run *run, struct supervision *s, const sigset
         return 0;
 }
 
+/* The command runs as our user: without this it could read our
+ * /proc/PID/environ (the agent's tokens) and memory wherever no pid
+ * namespace hides us (the Landlock stack).  LeakSanitizer stops the world
+ * with ptrace from a child, which a non-dumpable process refuses: the
+ * sanitizer build keeps the default. */
+static int not_dumpable(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+        return 0;
+#else
+        return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0 ? -errno : 0;
+#endif
+}
+
 int core_supervise(struct core_run *run, int *ret_status)
 {
         struct supervision s = { .pidfd = -1, .sigfd = -1, .status_fd = -1 };
@@ -280,6 +294,8 @@ int core_supervise(struct core_run *run, int *ret_status)
         r = core_supervisor_prepare(run);
         if (r >= 0 && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
                 r = -errno;
+        if (r >= 0)
+                r = not_dumpable();
         if (r >= 0)
                 r = block_signals(&oldmask, &s.sigfd);
         if (r >= 0)

@@ -15,7 +15,7 @@
  *   escape-fixture findpids MARK      pids whose argv holds MARK (a probe's daemon)
  *
  * listen and victim end when their parent (the harness) dies, and after
- * 120 s at the latest, so a harness killed hard leaves nothing behind.
+ * 15 minutes at the latest, so a harness killed hard leaves nothing behind.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -39,7 +39,7 @@
 #include <unistd.h>
 #include <linux/keyctl.h>
 
-#define LIFETIME_S 120
+#define LIFETIME_S 900
 #define KEY_DESC "stockade-escape-fixture"
 
 static void die(const char *what)
@@ -347,6 +347,8 @@ static int cmd_findpids(const char *mark)
                 if (isdigit((unsigned char) e->d_name[0]) && strcmp(e->d_name, self) != 0 &&
                     argv_holds(e->d_name, mark))
                         printf("%s\n", e->d_name);
+        if (d)
+                closedir(d);
         return 0;
 }
 

@@ -45,8 +45,8 @@ static int environ_has_token(pid_t pid)
                 return (int) n;
         }
         close(fd);
+        buf[len] = '\0';
         for (ssize_t i = 0; i < len; i += (ssize_t) strlen(buf + i) + 1) {
-                buf[len] = '\0';
                 if (strncmp(buf + i, key, sizeof(key) - 1) == 0)
                         return 1;
         }

@@ -8,7 +8,7 @@ int main(void)
 {
         int fd = connect_listener(AF_INET, SOCK_STREAM, "ESC_TCP4", "TCP 127.0.0.1");
 
-        if (write(fd, probe_marker, strlen(probe_marker)) < 0)
-                contained("connected, then write: %s", ename(errno));
+        if (send(fd, probe_marker, strlen(probe_marker), MSG_NOSIGNAL) < 0)
+                contained("connected, then send: %s", ename(errno));
         escaped("connected to the host's TCP listener on 127.0.0.1");
 }
