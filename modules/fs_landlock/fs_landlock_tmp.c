@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fs_landlock_internal.h"
+#include "stk_remove_tree.h"
 
 /* One of ours: /tmp/stockade-ll.<6 chars>, no further slash. */
 static int is_ours(const char *p)
@@ -43,53 +44,6 @@ int ll_tmp_create(const char *want, char **ret_path)
         return 0;
 }
 
-static int remove_at(int dfd, const char *name, int depth);
-
-/* Empty the directory open as `fd` (consumed).  fd-relative all the way
- * down with O_NOFOLLOW, so a symlink the command left behind is unlinked,
- * never followed. */
-static int empty_dir(int fd, int depth)
-{
-        struct dirent *de;
-        int r = 0;
-        DIR *d = fdopendir(fd);
-
-        if (!d) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        for (errno = 0; (de = readdir(d)); errno = 0) {
-                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-                        continue;
-                int k = remove_at(dirfd(d), de->d_name, depth + 1);
-                if (k < 0 && r == 0)
-                        r = k;  /* go on: remove as much as we can */
-        }
-        if (errno != 0 && r == 0)
-                r = -errno;
-        closedir(d);
-        return r;
-}
-
-static int remove_at(int dfd, const char *name, int depth)
-{
-        int fd, r;
-
-        if (unlinkat(dfd, name, 0) == 0)
-                return 0;
-        if (errno != EISDIR && errno != EPERM)
-                return errno == ENOENT ? 0 : -errno;
-        if (depth > 256)  /* the command could nest deeper than our stack likes */
-                return -ELOOP;
-        fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        r = empty_dir(fd, depth);
-        if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && r == 0)
-                r = -errno;
-        return r;
-}
 
 int ll_tmp_remove(const char *path)
 {
@@ -100,7 +54,7 @@ int ll_tmp_remove(const char *path)
         dfd = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0)
                 return -errno;
-        r = remove_at(dfd, path + 5, 0);
+        r = stk_remove_tree_at(dfd, path + 5);
         close(dfd);
         return r;
 }

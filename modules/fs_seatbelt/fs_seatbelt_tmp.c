@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fs_seatbelt_internal.h"
+#include "stk_remove_tree.h"
 
 int sb_tmp_create(const char *base, char **ret_path)
 {
@@ -33,57 +34,6 @@ int sb_tmp_create(const char *base, char **ret_path)
         }
         *ret_path = p;
         return 0;
-}
-
-static int remove_at(int dfd, const char *name, unsigned depth);
-
-/* Empty the directory open as `fd` (consumed). */
-static int empty_dir(int fd, unsigned depth)
-{
-        struct dirent *de;
-        DIR *d = fdopendir(fd);
-        int r = 0;
-
-        if (!d) {
-                r = -errno;
-                (void) close(fd); /* a read-only directory fd: nothing to flush */
-                return r;
-        }
-        for (errno = 0; (de = readdir(d)); errno = 0) {
-                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-                        continue;
-                int k = remove_at(dirfd(d), de->d_name, depth + 1);
-                if (k < 0 && r == 0)
-                        r = k; /* go on: remove as much as we can */
-        }
-        if (errno != 0 && r == 0)
-                r = -errno;
-        (void) closedir(d); /* as above */
-        return r;
-}
-
-static int remove_at(int dfd, const char *name, unsigned depth)
-{
-        int fd, r;
-
-        if (unlinkat(dfd, name, 0) == 0)
-                return 0;
-        /* EPERM: a directory on macOS and Linux alike; EISDIR on Linux */
-        if (errno != EISDIR && errno != EPERM)
-                return errno == ENOENT ? 0 : -errno;
-        if (depth > 256) /* the command can nest deeper than our stack should go */
-                return -ELOOP;
-        fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0) {
-                /* Unreadable (mode 0000) but perhaps empty.  No chmod to get
-                 * in: it would follow a symlink swapped in meanwhile. */
-                r = -errno;
-                return unlinkat(dfd, name, AT_REMOVEDIR) == 0 ? 0 : r;
-        }
-        r = empty_dir(fd, depth);
-        if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && r == 0)
-                r = -errno;
-        return r;
 }
 
 /* Only ever remove what sb_tmp_create made: one stockade-sb.* name right
@@ -107,7 +57,7 @@ int sb_tmp_remove(const char *base, const char *path)
         dfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0)
                 return -errno;
-        r = remove_at(dfd, strrchr(path, '/') + 1, 0);
+        r = stk_remove_tree_at(dfd, strrchr(path, '/') + 1);
         (void) close(dfd); /* read-only: nothing to flush */
         return r;
 }

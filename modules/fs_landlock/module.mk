@@ -1,0 +1,2 @@
+# the per-run private TMPDIR is removed with the shared tree removal
+fs_landlock_SHARED := modules/common/stk_remove_tree.c

@@ -1,0 +1,1 @@
+fs_seatbelt_SHARED := modules/common/stk_remove_tree.c
