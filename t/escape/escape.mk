@@ -8,12 +8,12 @@ ESCAPE_BINS := $(ESCAPE_PROBES) $(B)/t/escape/escape-fixture
 $(B)/t/escape/probes/%: t/escape/probes/%.c t/escape/probe.c t/escape/probe.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  PROBE   $@"
-	@$(CC) $(ALL_CFLAGS) -It/escape -o $@ $< t/escape/probe.c $(ALL_LDFLAGS)
+	@$(CC) $(TOOL_CFLAGS) -It/escape -o $@ $< t/escape/probe.c $(TOOL_LDFLAGS)
 
 $(B)/t/escape/escape-fixture: t/escape/fixture.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  HELPER  $@"
-	@$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+	@$(CC) $(TOOL_CFLAGS) -o $@ $< $(TOOL_LDFLAGS)
 
 # `make escape-suite` builds just these; `sh t/escape/run` runs them.
 .PHONY: escape-suite
