@@ -73,6 +73,25 @@ t_make_workspace() {
         echo hello > "$T_WS/file.txt"
 }
 
+# t_default_settings [NETWORK] [BEST_EFFORT]: the first lines of a policy
+# file with the default profile's settings (fake-HOME credentials, network
+# off unless said), for module tests that then add their own stack.
+t_default_settings() {
+        cat <<EOF
+stockade: 1
+settings:
+  workspace: "\${CWD}"
+  write: ["\${WORKSPACE}"]
+  private_tmp: true
+  git: whole
+  protect_defaults: true
+  hide: ["~/.ssh", "~/.netrc", "~/.aws"]
+  network: { mode: ${1:-off} }
+  best_effort: [${2:-}]
+  approval: never
+EOF
+}
+
 # Exit codes of stockade itself (stockade(1)).
 STK_EXIT_DENIED=240
 STK_EXIT_POLICY=241

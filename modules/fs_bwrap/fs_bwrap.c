@@ -311,7 +311,7 @@ static const char *void_base(void)
         const char *x = getenv("XDG_RUNTIME_DIR");
         struct stat st;
 
-        if (x && fs_bwrap_path_valid(x) && stat(x, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+        if (x && stk_path_valid(x) && stat(x, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
                 return x;
         return "/tmp";
 }
@@ -355,7 +355,7 @@ static int plan(struct stk_ctx *ctx, struct fs_bwrap *d, const struct stk_settin
         _cleanup_free_ char *cwd = getcwd(NULL, 0);
         int r;
 
-        if (!cwd || !fs_bwrap_path_valid(cwd)) {
+        if (!cwd || !stk_path_valid(cwd)) {
                 host->log(ctx, STK_LOG_ERROR, "the working directory is gone (getcwd: %s)",
                           cwd ? "not a canonical path" : strerror(errno));
                 return cwd ? -EINVAL : -errno;
@@ -505,7 +505,7 @@ static int explain(struct stk_ctx *ctx, char **ret_text)
             asprintf(&vd, "%s/stockade-fs_bwrap.XXXXXX/empty", void_base()) < 0)
                 return -ENOMEM;
         const struct fs_bwrap_conf conf = {
-                .bwrap = l.bwrap, .chdir = cwd && fs_bwrap_path_valid(cwd) ? cwd : NULL,
+                .bwrap = l.bwrap, .chdir = cwd && stk_path_valid(cwd) ? cwd : NULL,
                 .host_proc = d && d->probed && d->ns.stage == FS_BWRAP_NS_PROC,
                 .void_hidden = vh, .void_dir = vd, .kind = path_kind, .userdata = ctx,
         };

@@ -78,18 +78,10 @@ void fs_bwrap_argv_done(struct fs_bwrap_argv *a)
 }
 
 /* path == root, or inside it */
-bool fs_bwrap_beneath(const char *path, const char *root)
-{
-        size_t n = strlen(root);
-
-        if (streq(root, "/"))
-                return path[0] == '/';
-        return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
 
 static bool strictly_beneath(const char *path, const char *root)
 {
-        return fs_bwrap_beneath(path, root) && !streq(path, root);
+        return stk_path_beneath(path, root) && !streq(path, root);
 }
 
 static unsigned depth(const char *p)
@@ -103,27 +95,10 @@ static unsigned depth(const char *p)
         return d;
 }
 
-/* Absolute, and canonical in form: no empty, "." or ".." component and no
- * trailing slash.  (That no component is a symlink is the core's job.) */
-bool fs_bwrap_path_valid(const char *p)
-{
-        if (!p || p[0] != '/')
-                return false;
-        if (streq(p, "/"))
-                return true;
-        for (const char *c = p; c; c = strchr(c + 1, '/')) {
-                const char *next = strchr(c + 1, '/');
-                size_t len = next ? (size_t) (next - c - 1) : strlen(c + 1);
-
-                if (len == 0 || (len == 1 && c[1] == '.') || (len == 2 && c[1] == '.' && c[2] == '.'))
-                        return false;
-        }
-        return true;
-}
 
 int fs_bwrap_check_args(const char *bwrap, const char *sha256, const char **ret_what)
 {
-        if (bwrap && !fs_bwrap_path_valid(bwrap)) {
+        if (bwrap && !stk_path_valid(bwrap)) {
                 *ret_what = "bwrap: must be an absolute, canonical path (it is never looked up in PATH)";
                 return -EINVAL;
         }
@@ -199,10 +174,10 @@ static bool visible(const struct build *b, const char *p)
         if (b->s->private_tmp)
                 tops[n++] = "/tmp";
         for (size_t t = 0; t < n; t++) {
-                if (!fs_bwrap_beneath(p, tops[t]))
+                if (!stk_path_beneath(p, tops[t]))
                         continue;
                 for (size_t i = 0; i < b->n_wr; i++)
-                        if (strictly_beneath(b->wr[i], tops[t]) && fs_bwrap_beneath(p, b->wr[i]))
+                        if (strictly_beneath(b->wr[i], tops[t]) && stk_path_beneath(p, b->wr[i]))
                                 return true;
                 return false;
         }
@@ -227,19 +202,19 @@ static int check_inputs(const struct stk_settings *s, const struct stk_bind *bin
 {
         const char *const *lists[] = { s->write, s->read_only, s->hide };
 
-        if (!c->bwrap || !c->kind || !fs_bwrap_path_valid(c->bwrap) || (c->chdir && !fs_bwrap_path_valid(c->chdir)) ||
-            !fs_bwrap_path_valid(c->void_hidden) || !fs_bwrap_path_valid(c->void_dir))
+        if (!c->bwrap || !c->kind || !stk_path_valid(c->bwrap) || (c->chdir && !stk_path_valid(c->chdir)) ||
+            !stk_path_valid(c->void_hidden) || !stk_path_valid(c->void_dir))
                 return -EINVAL;
         for (size_t k = 0; k < 3; k++) {
                 if (!lists[k])
                         return -EINVAL;
                 for (const char *const *l = lists[k]; *l; l++)
-                        if (!fs_bwrap_path_valid(*l))
+                        if (!stk_path_valid(*l))
                                 return -EINVAL;
         }
         for (size_t i = 0; i < n_binds; i++)
-                if (!fs_bwrap_path_valid(binds[i].source) ||
-                    (binds[i].dest && !fs_bwrap_path_valid(binds[i].dest)))
+                if (!stk_path_valid(binds[i].source) ||
+                    (binds[i].dest && !stk_path_valid(binds[i].dest)))
                         return -EINVAL;
         return 0;
 }

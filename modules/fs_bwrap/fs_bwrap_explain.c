@@ -29,7 +29,7 @@ static const char *mount_of(char **argv, const char *path)
 static bool beneath_any(const char *p, const char *const *roots)
 {
         for (size_t i = 0; roots[i]; i++)
-                if (fs_bwrap_beneath(p, roots[i]))
+                if (stk_path_beneath(p, roots[i]))
                         return true;
         return false;
 }

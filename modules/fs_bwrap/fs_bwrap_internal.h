@@ -5,6 +5,7 @@
  * the .so: the version script keeps `stockade_module` alone.
  */
 #pragma once
+#include "stk_path.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -67,8 +68,6 @@ int fs_bwrap_build(const struct stk_settings *s, const struct stk_bind *binds, s
                    const struct fs_bwrap_conf *conf, struct fs_bwrap_argv *ret);
 void fs_bwrap_argv_done(struct fs_bwrap_argv *a);
 char **fs_bwrap_strv_free(char **v);
-bool fs_bwrap_path_valid(const char *p);
-bool fs_bwrap_beneath(const char *path, const char *root);
 
 /* Validate this line's arguments; on -EINVAL, *ret_what says which and why. */
 int fs_bwrap_check_args(const char *bwrap, const char *sha256, const char **ret_what);

@@ -117,13 +117,13 @@ static void log_invalid(struct stk_ctx *ctx, const struct stk_settings *s, const
 
         for (size_t k = 0; k < 3; k++)
                 for (size_t i = 0; lists[k][i]; i++)
-                        if (!sb_path_valid(lists[k][i])) {
+                        if (!stk_path_valid(lists[k][i])) {
                                 host->log(ctx, STK_LOG_ERROR, "settings.%s: \"%s\" is not an absolute, canonical path",
                                           names[k], lists[k][i]);
                                 return;
                         }
         for (size_t i = 0; i < n; i++)
-                if (!sb_path_valid(binds[i].source) || (binds[i].dest && !streq(binds[i].dest, binds[i].source))) {
+                if (!stk_path_valid(binds[i].source) || (binds[i].dest && !streq(binds[i].dest, binds[i].source))) {
                         host->log(ctx, STK_LOG_ERROR, "a planned bind of %s to %s: Seatbelt has no mount namespace "
                                   "and can show a path only under its own name", binds[i].source,
                                   binds[i].dest ? binds[i].dest : binds[i].source);

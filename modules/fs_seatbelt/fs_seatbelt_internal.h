@@ -6,6 +6,7 @@
  * keeps `stockade_module` alone.
  */
 #pragma once
+#include "stk_path.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -31,9 +32,7 @@ static inline void fs_seatbelt_freep(void *p) { free(*(void **) p); }
 
 /* Absolute, and canonical in form: no empty, "." or ".." component and no
  * trailing slash.  (That no component is a symlink is the core's job.) */
-bool sb_path_valid(const char *p);
 /* path == root, or inside it */
-bool sb_beneath(const char *path, const char *root);
 bool sb_strictly_beneath(const char *path, const char *root);
 
 /*

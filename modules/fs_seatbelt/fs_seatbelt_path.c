@@ -7,34 +7,11 @@
 
 #include "fs_seatbelt_internal.h"
 
-bool sb_path_valid(const char *p)
-{
-        if (!p || p[0] != '/')
-                return false;
-        if (streq(p, "/"))
-                return true;
-        for (const char *c = p; c; c = strchr(c + 1, '/')) {
-                const char *next = strchr(c + 1, '/');
-                size_t len = next ? (size_t) (next - c - 1) : strlen(c + 1);
 
-                if (len == 0 || (len == 1 && c[1] == '.') || (len == 2 && c[1] == '.' && c[2] == '.'))
-                        return false;
-        }
-        return true;
-}
-
-bool sb_beneath(const char *path, const char *root)
-{
-        size_t n = strlen(root);
-
-        if (streq(root, "/"))
-                return path[0] == '/';
-        return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
 
 bool sb_strictly_beneath(const char *path, const char *root)
 {
-        return sb_beneath(path, root) && !streq(path, root);
+        return stk_path_beneath(path, root) && !streq(path, root);
 }
 
 /* The root symlinks of macOS, each `/<name> -> private/<name>`.  Seatbelt
@@ -45,10 +22,10 @@ int sb_canon(const char *path, bool darwin, char **ret)
 {
         char *out = NULL;
 
-        if (!sb_path_valid(path))
+        if (!stk_path_valid(path))
                 return -EINVAL;
         for (size_t i = 0; darwin && i < sizeof(private_links) / sizeof(private_links[0]); i++)
-                if (sb_beneath(path, private_links[i])) {
+                if (stk_path_beneath(path, private_links[i])) {
                         if (asprintf(&out, "/private%s", path) < 0)
                                 return -ENOMEM;
                         *ret = out;

@@ -180,7 +180,7 @@ static int add_keeps(struct gen *g)
                         if (!a)
                                 return -ENOMEM;
                         for (size_t w = 0; r >= 0 && w < n; w++)
-                                if (writable_role(g->p[w].role) && sb_beneath(a, g->p[w].value)) {
+                                if (writable_role(g->p[w].role) && stk_path_beneath(a, g->p[w].value)) {
                                         r = add_param(g, SB_ROLE_KEEP, a);
                                         break;
                                 }
@@ -212,9 +212,9 @@ static int collect(struct gen *g, const struct stk_bind *binds, size_t n_binds)
 
 static int check_inputs(const struct stk_settings *s, const struct sb_conf *c)
 {
-        if (!s || !c || !s->write || !s->read_only || !s->hide || !sb_path_valid(c->sandbox_exec))
+        if (!s || !c || !s->write || !s->read_only || !s->hide || !stk_path_valid(c->sandbox_exec))
                 return -EINVAL;
-        if (s->private_tmp && !sb_path_valid(c->tmpdir))
+        if (s->private_tmp && !stk_path_valid(c->tmpdir))
                 return -EINVAL;
         if (s->network == STK_NET_PROXY && (c->proxy_port < 1 || c->proxy_port > 65535))
                 return -EINVAL;
@@ -276,7 +276,7 @@ static bool excludes(const struct sb_param *w, const struct sb_param *x)
 {
         if (x->role != SB_ROLE_READ_ONLY && x->role != SB_ROLE_HIDE)
                 return false;
-        return sb_beneath(x->value, w->value) || sb_beneath(w->value, x->value);
+        return stk_path_beneath(x->value, w->value) || stk_path_beneath(w->value, x->value);
 }
 
 static void emit_write_rule(struct gen *g, const struct sb_param *w)

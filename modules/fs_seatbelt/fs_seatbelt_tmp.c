@@ -23,7 +23,7 @@ int sb_tmp_create(const char *base, char **ret_path)
 {
         char *p = NULL;
 
-        if (!sb_path_valid(base))
+        if (!stk_path_valid(base))
                 return -EINVAL;
         if (asprintf(&p, "%s/%s", streq(base, "/") ? "" : base, SB_TMP_NAME) < 0)
                 return -ENOMEM;
@@ -52,7 +52,7 @@ int sb_tmp_remove(const char *base, const char *path)
 {
         int dfd, r;
 
-        if (!sb_path_valid(base) || !sb_path_valid(path) || !ours(base, path))
+        if (!stk_path_valid(base) || !stk_path_valid(path) || !ours(base, path))
                 return -EINVAL;
         dfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0)

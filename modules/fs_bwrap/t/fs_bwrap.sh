@@ -31,17 +31,7 @@ mkdir -p "$T_WS/.git/hooks"
 
 # write_policy FILE [ARGS]: the default profile's settings, fs_bwrap alone.
 write_policy() {
-        cat > "$1" <<EOF
-stockade: 1
-settings:
-  workspace: "\${CWD}"
-  write: ["\${WORKSPACE}"]
-  private_tmp: true
-  git: whole
-  protect_defaults: true
-  hide: ["~/.ssh", "~/.netrc", "~/.aws"]
-  network: { mode: off }
-  approval: never
+        { t_default_settings; cat; } > "$1" <<EOF
 stack:
   - { phase: pre-exec, control: required, module: fs_bwrap${2:+, args: { $2 \}} }
 EOF

@@ -443,15 +443,15 @@ static void test_check_args(void)
 
 static void test_path_helpers(void)
 {
-        CU_ASSERT_TRUE(fs_bwrap_path_valid("/"));
-        CU_ASSERT_TRUE(fs_bwrap_path_valid("/a/b.c/..d"));
-        CU_ASSERT_FALSE(fs_bwrap_path_valid("--bind"));
-        CU_ASSERT_FALSE(fs_bwrap_path_valid(""));
-        CU_ASSERT_FALSE(fs_bwrap_path_valid(NULL));
-        CU_ASSERT_TRUE(fs_bwrap_beneath("/a/b", "/a"));
-        CU_ASSERT_TRUE(fs_bwrap_beneath("/a", "/a"));
-        CU_ASSERT_FALSE(fs_bwrap_beneath("/ab", "/a"));
-        CU_ASSERT_TRUE(fs_bwrap_beneath("/x", "/"));
+        CU_ASSERT_TRUE(stk_path_valid("/"));
+        CU_ASSERT_TRUE(stk_path_valid("/a/b.c/..d"));
+        CU_ASSERT_FALSE(stk_path_valid("--bind"));
+        CU_ASSERT_FALSE(stk_path_valid(""));
+        CU_ASSERT_FALSE(stk_path_valid(NULL));
+        CU_ASSERT_TRUE(stk_path_beneath("/a/b", "/a"));
+        CU_ASSERT_TRUE(stk_path_beneath("/a", "/a"));
+        CU_ASSERT_FALSE(stk_path_beneath("/ab", "/a"));
+        CU_ASSERT_TRUE(stk_path_beneath("/x", "/"));
 }
 
 UNIT_SUITE(fs_bwrap_argv,

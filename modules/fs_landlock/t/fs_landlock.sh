@@ -34,18 +34,7 @@ mkdir -p "$OUT"
 # policy FILE [FS_LANDLOCK_ARGS] [NETWORK] [BEST_EFFORT]: the default
 # profile's settings on the landlock stack.
 policy() {
-        cat > "$1" <<EOF
-stockade: 1
-settings:
-  workspace: "\${CWD}"
-  write: ["\${WORKSPACE}"]
-  private_tmp: true
-  git: whole
-  protect_defaults: true
-  hide: ["~/.ssh", "~/.netrc", "~/.aws"]
-  network: { mode: ${3:-off} }
-  best_effort: [${4:-}]
-  approval: never
+        { t_default_settings "${3:-off}" "${4:-}"; cat; } > "$1" <<EOF
 stack:
   - { phase: pre-exec,   control: required, module: fs_landlock${2:+, args: { $2 \}} }
   - { phase: in-sandbox, control: required, module: fs_landlock${2:+, args: { $2 \}} }

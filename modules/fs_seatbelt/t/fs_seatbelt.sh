@@ -27,17 +27,7 @@ echo "FIXTURE-NETRC" > "$T_HOME/.netrc"
 
 # policy FILE [CONTROL] [MORE STACK LINES]
 policy() {
-        cat > "$1" <<EOF
-stockade: 1
-settings:
-  workspace: "\${CWD}"
-  write: ["\${WORKSPACE}"]
-  private_tmp: true
-  git: whole
-  protect_defaults: true
-  hide: ["~/.ssh", "~/.netrc"]
-  network: { mode: off }
-  approval: never
+        { t_default_settings; cat; } > "$1" <<EOF
 stack:
   - { phase: pre-exec, control: ${2:-required}, module: fs_seatbelt }
 ${3:-}
