@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "stk_remove_tree.h"
@@ -36,6 +37,27 @@ static int empty_dir(int fd, unsigned depth)
         return r;
 }
 
+/* The command may have left directories it made unreadable or unwritable
+ * (chmod 000): as their owner we may give ourselves the rights back.  By
+ * now the command and everything it started are gone, so nobody can swap
+ * the name for a symlink between the calls (unlinkat said EISDIR, and a
+ * symlink would have been unlinked). */
+static int open_dir_for_removal(int dfd, const char *name)
+{
+        int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (fd < 0 && errno == EACCES && fchmodat(dfd, name, 0700, 0) == 0)
+                fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        if (fchmod(fd, 0700) < 0 && errno != EPERM) { /* EPERM: not ours; root needs no rights */
+                int r = -errno;
+                (void) close(fd);
+                return r;
+        }
+        return fd;
+}
+
 static int remove_at(int dfd, const char *name, unsigned depth)
 {
         int fd, r;
@@ -47,9 +69,9 @@ static int remove_at(int dfd, const char *name, unsigned depth)
                 return errno == ENOENT ? 0 : -errno;
         if (depth > 256) /* the command can nest deeper than our stack should go */
                 return -ELOOP;
-        fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        fd = open_dir_for_removal(dfd, name);
         if (fd < 0)
-                return -errno;
+                return fd;
         r = empty_dir(fd, depth);
         if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && r == 0)
                 r = -errno;
