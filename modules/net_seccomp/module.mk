@@ -1,1 +1,2 @@
 net_seccomp_LIBS := -lseccomp
+net_seccomp_OS := Linux
