@@ -151,7 +151,10 @@ extern char **environ;
  * Never returns. */
 void core_exec_command(struct core_run *run, int status_fd, char *const *argv, char *const *envp)
 {
-        int r = core_in_sandbox_apply(run);
+        int r;
+
+        run->status_fd = status_fd; /* for host->send_fd */
+        r = core_in_sandbox_apply(run);
 
         if (r < 0) {
                 core_status_send(status_fd, CORE_STATUS_FAIL_SETUP, -r, "in-sandbox phase failed: %s", strerror(-r));

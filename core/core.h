@@ -99,6 +99,7 @@ struct core_run {
         struct core_trail trail[64];    /* the last phase's lines */
         size_t n_trail;
         bool in_child;                  /* in-sandbox: no supervisor services */
+        int status_fd;                  /* in the child: the channel to the supervisor */
         bool trust_build_tree;
         bool quiet;
 };

@@ -24,6 +24,11 @@ uint32_t core_required_covers(const struct stk_settings *s)
                 need |= STK_COVER_PRIVATE_TMP;
         if (s->network != STK_NET_ON)
                 need |= STK_COVER_NET_TCP | STK_COVER_NET_OTHER | STK_COVER_NET_ABSTRACT;
+        /* With the network off, a host's unix sockets (docker.sock, the
+         * session bus) are network too.  (In proxy mode nothing guards them
+         * yet: issue 4 brings that.) */
+        if (s->network == STK_NET_OFF && !strv_contains(s->write, "/"))
+                need |= STK_COVER_NET_UNIX;
         return need;
 }
 

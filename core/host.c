@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "core.h"
+#include "status.h"
 #include "util.h"
 
 int core_log_level = STK_LOG_WARNING;
@@ -194,6 +195,13 @@ static uint32_t host_covered(struct stk_ctx *ctx)
         return ctx->run->covered;
 }
 
+static int host_send_fd(struct stk_ctx *ctx, int fd)
+{
+        if (!ctx->run->in_child || ctx->run->phase != STK_PHASE_IN_SANDBOX)
+                return -EPERM;
+        return core_status_send_fd(ctx->run->status_fd, fd, ctx->mod->name);
+}
+
 const struct stk_host core_host = {
         .size = sizeof(struct stk_host),
         .abi_minor = STK_ABI_MINOR,
@@ -218,4 +226,5 @@ const struct stk_host core_host = {
         .audit = host_audit,
         .line_phase = host_line_phase,
         .covered = host_covered,
+        .send_fd = host_send_fd,
 };

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "status.h"
 
@@ -22,10 +23,31 @@ void core_status_send(int fd, enum core_status_kind kind, int err, const char *f
         (void) send(fd, &m, sizeof(m), MSG_NOSIGNAL);
 }
 
-int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid)
+int core_status_send_fd(int fd, int passed, const char *module)
+{
+        struct core_status_msg m = { .kind = CORE_STATUS_FD };
+        union {
+                char buf[CMSG_SPACE(sizeof(int))];
+                struct cmsghdr align;
+        } ctl = { 0 };
+        struct iovec iov = { &m, sizeof(m) };
+        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+        struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+
+        if (fd < 0)
+                return -EBADF;
+        snprintf(m.text, sizeof(m.text), "%s", module);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &passed, sizeof(int));
+        return sendmsg(fd, &mh, MSG_NOSIGNAL) == (ssize_t) sizeof(m) ? 0 : -errno;
+}
+
+int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *ret_fd)
 {
         union {
-                char buf[CMSG_SPACE(sizeof(struct ucred))];
+                char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
                 struct cmsghdr align;
         } ctl;
         struct iovec iov = { ret, sizeof(*ret) };
@@ -34,6 +56,7 @@ int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid)
 
         memset(ret, 0, sizeof(*ret));
         *ret_pid = 0;
+        *ret_fd = -1;
         n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
         if (n < 0)
                 return errno == EAGAIN ? 0 : -errno;
@@ -47,6 +70,12 @@ int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid)
                         struct ucred uc;
                         memcpy(&uc, CMSG_DATA(c), sizeof(uc));
                         *ret_pid = uc.pid;
-                }
+                } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+                           c->cmsg_len == CMSG_LEN(sizeof(int)))
+                        memcpy(ret_fd, CMSG_DATA(c), sizeof(int));
+        if (*ret_fd >= 0 && ret->kind != CORE_STATUS_FD) {
+                (void) close(*ret_fd); /* nobody asked for it */
+                *ret_fd = -1;
+        }
         return 1;
 }

@@ -8,6 +8,7 @@ enum core_status_kind {
         CORE_STATUS_READY,      /* about to execve the command (sender pid attached) */
         CORE_STATUS_FAIL_SETUP, /* the sandbox could not be set up */
         CORE_STATUS_FAIL_EXEC,  /* the command could not be executed */
+        CORE_STATUS_FD,         /* an fd for a module's supervise_fd (text: the module) */
 };
 
 struct core_status_msg {
@@ -21,4 +22,7 @@ struct core_status_msg {
  * sender has closed its end, other -errno on error. */
 void core_status_send(int fd, enum core_status_kind kind, int err, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
-int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid);
+/* An fd for the supervisor: 0 or -errno (here it matters: fail closed). */
+int core_status_send_fd(int fd, int passed, const char *module);
+/* *ret_fd is -1 unless the message carried one. */
+int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *ret_fd);

@@ -117,16 +117,40 @@ static void read_signals(struct supervision *s)
                         forward_signal(s, (int) si.ssi_signo);
 }
 
+/* An fd an in-sandbox line sent: to the supervise_fd hook of the first
+ * line of that module that has one.  Nobody to take it, or a failing hook:
+ * the fd is closed, and a seccomp listener closed makes the filtered calls
+ * fail (ENOSYS) rather than pass. */
+static void hand_fd(struct core_run *run, const char *module, int fd)
+{
+        for (size_t i = 0; i < run->policy->n_lines; i++) {
+                struct stk_ctx *ctx = &run->ctxs[i];
+                int r;
+
+                if (!ctx->mod || !streq(ctx->mod->name, module) || !MODULE_HAS(ctx->mod->desc, supervise_fd))
+                        continue;
+                r = ctx->mod->desc->supervise_fd(ctx, fd);
+                if (r >= 0)
+                        return;
+                core_log(STK_LOG_ERROR, "%s: taking over its fd failed: %s", module, strerror(-r));
+                break;
+        }
+        (void) close(fd); /* see above: closing fails the calls closed */
+}
+
 static void read_status(struct core_run *run, struct supervision *s)
 {
         struct core_status_msg msg;
         pid_t pid;
-        int n;
+        int n, fd;
 
         if (s->status_fd < 0)
                 return;
-        while ((n = core_status_recv(s->status_fd, &msg, &pid)) > 0) {
-                if (msg.kind == CORE_STATUS_READY) {
+        while ((n = core_status_recv(s->status_fd, &msg, &pid, &fd)) > 0) {
+                if (msg.kind == CORE_STATUS_FD) {
+                        if (fd >= 0)
+                                hand_fd(run, msg.text, fd);
+                } else if (msg.kind == CORE_STATUS_READY) {
                         s->ready = true;
                         s->command = pid > 0 ? pid : s->child;
                 } else

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
+#include <stddef.h>
+#include <stdbool.h>
 
 #include "net_seccomp_internal.h"
 
@@ -23,6 +26,8 @@ static const struct stk_arg_spec ns_args[] = {
           "hardening groups to leave out: ptrace process_vm io_uring tty_inject keyring bpf perf userfaultfd "
           "namespaces mount kexec kernel_modules personality open_by_handle" },
         { "log", STK_ARG_BOOL, 0, "have the kernel log every refused syscall (SECCOMP_FILTER_FLAG_LOG)" },
+        { "guard_unix", STK_ARG_BOOL, 0,
+          "with the network off, connect() only to unix sockets the command may reach (default true)" },
         { NULL, 0, 0, NULL },
 };
 
@@ -37,6 +42,12 @@ static void log_error(void *userdata, const char *fmt, ...)
         host->log(userdata, STK_LOG_ERROR, "%s", buf);
 }
 
+/* An ABI 1.0 core cannot take the listener: no guard then, and no claim. */
+static bool host_can_pass_fds(void)
+{
+        return host->size >= offsetof(struct stk_host, send_fd) + sizeof(host->send_fd) && host->send_fd;
+}
+
 static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
 {
         const struct stk_settings *s = host->settings(ctx);
@@ -45,7 +56,8 @@ static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
 
         if (!s)
                 return -EINVAL;
-        *ret = (struct ns_opts){ .network = s->network, .log = host->arg_bool(ctx, "log", 0) };
+        *ret = (struct ns_opts){ .network = s->network, .log = host->arg_bool(ctx, "log", 0),
+                                 .guard_unix = host->arg_bool(ctx, "guard_unix", 1) && host_can_pass_fds() };
         r = ns_parse_allow(host->arg_list(ctx, "allow"), &ret->allowed_groups, &bad);
         if (r < 0)
                 host->log(ctx, STK_LOG_ERROR, "allow: unknown group \"%s\" (see stockade-net_seccomp(8))", bad);
@@ -65,6 +77,7 @@ struct ns_data {
                 struct ns_prog prog;
         } lines[NS_MAX_LINES];
         size_t n;
+        int listener;   /* supervisor: the guard_unix listener, or -1 */
 };
 
 static int ns_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
@@ -76,8 +89,12 @@ static int ns_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_dat
         r = get_opts(ctx, &o);  /* a bad `allow:` fails the run before anything starts */
         if (r < 0)
                 return r;
-        *ret_data = calloc(1, sizeof(struct ns_data));
-        return *ret_data ? 0 : -ENOMEM;
+        struct ns_data *d = calloc(1, sizeof(struct ns_data));
+        if (!d)
+                return -ENOMEM;
+        d->listener = -1;
+        *ret_data = d;
+        return 0;
 }
 
 static void ns_fini(void *data)
@@ -86,6 +103,8 @@ static void ns_fini(void *data)
 
         for (size_t i = 0; d && i < d->n; i++)
                 ns_prog_done(&d->lines[i].prog);
+        if (d && d->listener >= 0)
+                close(d->listener);
         free(d);
 }
 
@@ -142,6 +161,8 @@ static int ns_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
                 covers |= STK_COVER_NET_OTHER;
         if (o.network == STK_NET_OFF)
                 covers |= STK_COVER_NET_TCP;   /* no IP socket at all */
+        if (o.network == STK_NET_OFF && o.guard_unix)
+                covers |= STK_COVER_NET_UNIX;  /* connect() answered by the supervisor */
         if (o.allowed_groups == 0)
                 covers |= STK_COVER_KERNEL;
         *ret_covers = covers;
@@ -171,6 +192,49 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
                 host->log(ctx, STK_LOG_ERROR, "seccomp(SECCOMP_SET_MODE_FILTER, %zu insns, flags 0x%x): %s",
                           (size_t)p->len, p->flags, strerror(-r));
         ns_prog_done(&tmp);
+        if (r > 0) {
+                /* The listener goes to the supervisor; without it there, the
+                 * command's connect() calls would wait forever, so failing
+                 * to send fails the run. */
+                int listener = r;
+                r = host->send_fd(ctx, listener);
+                close(listener);
+                if (r < 0)
+                        host->log(ctx, STK_LOG_ERROR, "handing the unix-socket guard to the supervisor: %s",
+                                  strerror(-r));
+        }
+        return r < 0 ? r : 0;
+}
+
+static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
+{
+        const struct stk_settings *s = host->settings(ctx);
+        struct ns_unix_policy pol = { .write = s->write };
+        int r = ns_unix_handle(fd, &pol);
+
+        if (r < 0) {
+                /* Closing the listener fails the calls still to come (ENOSYS)
+                 * rather than letting them through. */
+                struct ns_data *d = host->data(ctx);
+                host->log(ctx, STK_LOG_ERROR, "unix-socket guard: %s; refusing further connects", strerror(-r));
+                (void) host->unwatch_fd(ctx, fd);
+                close(fd);
+                if (d)
+                        d->listener = -1;
+        }
+}
+
+/* Supervisor: the listener the in-sandbox hook sent. */
+static int ns_supervise_fd(struct stk_ctx *ctx, int fd)
+{
+        struct ns_data *d = host->data(ctx);
+        int r;
+
+        if (!d || d->listener >= 0)
+                return -EBUSY;
+        r = host->watch_fd(ctx, fd, STK_WATCH_IN, on_notify, NULL);
+        if (r >= 0)
+                d->listener = fd;
         return r;
 }
 
@@ -239,4 +303,5 @@ const struct stk_module stockade_module = {
         .probe = ns_probe,
         .in_sandbox = ns_in_sandbox,
         .explain = ns_explain,
+        .supervise_fd = ns_supervise_fd,
 };

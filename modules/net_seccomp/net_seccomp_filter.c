@@ -167,6 +167,19 @@ int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void 
         if (!b.f)
                 return -ENOMEM;
         r = set_attrs(b.f, o, log, userdata);
+        /* Pathname unix sockets outside the writable roots: a read-only
+         * mount does not stop connect(), so the supervisor answers each
+         * connect (net_seccomp_unix.c).  Only with the network off: then
+         * every socket is AF_UNIX and nothing else needs a decision. */
+        if (r >= 0 && o->guard_unix && o->network == STK_NET_OFF) {
+                r = seccomp_rule_add(b.f, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
+                /* A datagram to an address bypasses connect: refuse it. */
+                if (r >= 0)
+                        r = seccomp_rule_add(b.f, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendto), 1,
+                                             SCMP_A4(SCMP_CMP_NE, 0));
+                if (r < 0)
+                        log(userdata, "seccomp_rule_add(connect, notify): %s", strerror(-r));
+        }
         for (size_t i = 0; r >= 0 && i < ns_table_len; i++) {
                 b.e = &ns_table[i];
                 if (!(b.e->modes & NS_MODE(o->network)))
@@ -228,6 +241,8 @@ int ns_compile(const struct ns_opts *o, struct ns_prog *ret, ns_log_fn log, void
         /* What seccomp_load() would pass: SECCOMP_FILTER_FLAG_LOG for
          * `log: true`; no TSYNC (the child has one thread). */
         p.flags = o->log ? SECCOMP_FILTER_FLAG_LOG : 0;
+        if (o->guard_unix && o->network == STK_NET_OFF)
+                p.flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
         *ret = p;
         return 0;
 }
@@ -242,9 +257,10 @@ int ns_load(const struct ns_prog *p)
                 return -errno;
         if (prctl(PR_GET_NO_NEW_PRIVS, 0L, 0L, 0L, 0L) != 1)
                 return -EPERM;
-        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, p->flags, &prog) < 0)
+        long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, p->flags, &prog);
+        if (r < 0)
                 return -errno;
-        return 0;
+        return (p->flags & SECCOMP_FILTER_FLAG_NEW_LISTENER) ? (int) r : 0;
 }
 
 void ns_prog_done(struct ns_prog *p)

@@ -69,6 +69,7 @@ struct ns_opts {
         enum stk_network network;
         uint32_t allowed_groups;  /* bit (1 << enum ns_group) */
         int log;
+        int guard_unix;           /* connect() goes to the supervisor (network off) */
 };
 
 typedef void (*ns_log_fn)(void *userdata, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -87,5 +88,19 @@ struct ns_prog {
 /* Compile (in the supervisor, where memory is warm and nothing is
  * confined yet); load (in the child: two syscalls, no allocation). */
 int ns_compile(const struct ns_opts *o, struct ns_prog *ret, ns_log_fn log, void *userdata);
+/* 0, or the listener fd when the filter sends calls to the supervisor. */
 int ns_load(const struct ns_prog *p);
 void ns_prog_done(struct ns_prog *p);
+
+/* ---- net_seccomp_unix.c: the supervisor's side of guard_unix ------------- */
+
+/* What the settings let the command reach through a pathname socket. */
+struct ns_unix_policy {
+        const char *const *write;     /* writable roots */
+};
+
+/* Answer one pending notification on `listener`: connect for the command
+ * when the socket is one it may reach, else refuse.  0 done (or nothing
+ * pending), 1 when no filtered process is left, -errno when the listener
+ * itself failed. */
+int ns_unix_handle(int listener, const struct ns_unix_policy *pol);

@@ -54,3 +54,28 @@ import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'
 check_status "exit status passes through" 7 sbx -- sh -c 'exit 7'
 check_output "the run record says fs_bwrap could not take effect" '"module":"fs_bwrap","usable":false' cat "$T_TMP/audit.jsonl"
 check_output "... and fs_landlock did" '"phase":"in-sandbox","control":"required","module":"fs_landlock","usable":true' cat "$T_TMP/audit.jsonl"
+
+# unix sockets: the guard needs no namespace (issue 3)
+mkdir -p "$T_TMP/outside"
+python3 -c '
+import socket,sys,threading,time
+def serve(p):
+    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(8); s.settimeout(15)
+    try:
+        while True:
+            c,_=s.accept(); c.sendall(b"hi"); c.close()
+    except Exception: pass
+for p in sys.argv[1:]:
+    threading.Thread(target=serve,args=(p,),daemon=True).start()
+time.sleep(15)' "$T_WS/src/in.sock" "$T_TMP/outside/host.sock" &
+UPID=$!
+T_CLEANUP="$T_CLEANUP; kill $UPID 2>/dev/null"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -S "$T_TMP/outside/host.sock" ] && break; sleep 0.1; done
+UCONNECT='import socket,sys
+s=socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print("CONNECTED", s.recv(10))
+except OSError as e: print("REFUSED", e)'
+check_output "a unix socket in the workspace is reachable" '^CONNECTED' sbx -- python3 -c "$UCONNECT" "$T_WS/src/in.sock"
+check_output "a host unix socket outside it is not" '^REFUSED.*Permission denied' \
+        sbx -- python3 -c "$UCONNECT" "$T_TMP/outside/host.sock"

@@ -137,3 +137,37 @@ printf 'stockade: 1\nsettings:\n  env: { allow: [GITHUB_TOKEN] }\n' > "$T_WS/.st
 check_status "default: a project file may not let a token through" $STK_EXIT_POLICY \
         sh -c "cd '$T_WS' && '$STK' run -- true"
 rm -f "$T_WS/.stockade.yaml"
+
+# --- unix sockets: the workspace's reachable, the host's not (issue 3) -----------
+mkdir -p "$T_TMP/outside"
+python3 -c '
+import socket,sys,threading,time
+def serve(p):
+    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(8); s.settimeout(20)
+    try:
+        while True:
+            c,_=s.accept(); c.sendall(b"hi"); c.close()
+    except Exception: pass
+for p in sys.argv[1:]:
+    threading.Thread(target=serve,args=(p,),daemon=True).start()
+time.sleep(20)' "$T_WS/in.sock" "$T_TMP/outside/host.sock" &
+UPID=$!
+T_CLEANUP="$T_CLEANUP; kill $UPID 2>/dev/null"
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -S "$T_TMP/outside/host.sock" ] && break; sleep 0.1; done
+ln -s "$T_TMP/outside/host.sock" "$T_WS/link.sock"
+UCONNECT='import socket,sys
+s=socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print("CONNECTED", s.recv(10))
+except OSError as e: print("REFUSED", e)'
+check_output "default: a unix socket in the workspace is reachable" '^CONNECTED' sbx -- python3 -c "$UCONNECT" "$T_WS/in.sock"
+check_output "default: a host unix socket outside the workspace is not" '^REFUSED.*Permission denied' \
+        sbx -- python3 -c "$UCONNECT" "$T_TMP/outside/host.sock"
+check_output "default: nor through a symlink in the workspace" '^REFUSED' sbx -- python3 -c "$UCONNECT" link.sock
+check_output "default: a socket the command makes in its private /tmp works" '^CONNECTED' sbx -- python3 -c '
+import socket
+srv=socket.socket(socket.AF_UNIX); srv.bind("/tmp/own.sock"); srv.listen(1)
+c=socket.socket(socket.AF_UNIX); c.connect("/tmp/own.sock"); print("CONNECTED")'
+check_output "default: socketpair works" '^ok$' sbx -- python3 -c 'import socket; socket.socketpair(); print("ok")'
+check_output "control: without the guard the host socket is reachable (the probe can fail)" '^CONNECTED' \
+        python3 -c "$UCONNECT" "$T_TMP/outside/host.sock"

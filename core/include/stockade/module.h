@@ -240,6 +240,11 @@ struct stk_host {
          * effect before this one (a fallback module steps aside when a
          * stronger one got there first). */
         uint32_t (*covered)(struct stk_ctx *ctx);
+
+        /* ABI 1.1.  In-sandbox only: hand `fd` (a seccomp listener, say) to
+         * this module's supervise_fd hook in the supervisor, before the
+         * command starts.  The caller keeps its own fd and closes it. */
+        int (*send_fd)(struct stk_ctx *ctx, int fd);
 };
 
 struct stk_module {
@@ -272,6 +277,11 @@ struct stk_module {
          * an argv, a rule set), for review with `stockade explain --details`.
          * *ret_text is malloc()ed; the core frees it. */
         int (*explain)(struct stk_ctx *ctx, char **ret_text);
+
+        /* ABI 1.1.  In the supervisor: an fd this module's in-sandbox hook
+         * sent with host->send_fd.  The module owns it from here (typically
+         * host->watch_fd).  On failure the core closes it. */
+        int (*supervise_fd)(struct stk_ctx *ctx, int fd);
 };
 
 #define STK_MODULE_HEADER(n)                      \

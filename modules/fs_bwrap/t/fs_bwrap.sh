@@ -31,7 +31,7 @@ mkdir -p "$T_WS/.git/hooks"
 
 # write_policy FILE [ARGS]: the default profile's settings, fs_bwrap alone.
 write_policy() {
-        { t_default_settings; cat; } > "$1" <<EOF
+        { t_default_settings off net_unix; cat; } > "$1" <<EOF
 stack:
   - { phase: pre-exec, control: required, module: fs_bwrap${2:+, args: { $2 \}} }
 EOF

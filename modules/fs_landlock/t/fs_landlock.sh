@@ -162,7 +162,7 @@ settings:
   git: whole
   protect_defaults: true
   network: { mode: off }
-  best_effort: [net_other]
+  best_effort: [net_other, net_unix]
 stack:
   - { phase: in-sandbox, control: required, module: fs_landlock }
 EOF

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * guard_unix, the supervisor's side: with the network off, every connect()
+ * of the command arrives here as a seccomp user notification (a read-only
+ * bind does not stop connect() to a socket file, so /run/docker.sock or a
+ * session bus would otherwise be reachable).
+ *
+ * No check-then-use race: the supervisor never lets the kernel redo the
+ * call with memory the command can still change.  It copies the address
+ * once, resolves it itself inside the command's root (openat2 on
+ * /proc/PID/root, RESOLVE_IN_ROOT), decides on the inode it opened, and
+ * connects the command's own socket (pidfd_getfd: the same open file)
+ * through /proc/self/fd/N of that inode.  Abstract addresses resolve in the
+ * socket's network namespace, so they are connected only when the command
+ * has one of its own.
+ *
+ * What may be reached: a socket file on a writable mount of the command's
+ * view (its workspace, its private /tmp) when it has a mount namespace of
+ * its own; without one, a socket beneath a writable root.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+
+#include "net_seccomp_internal.h"
+#include "stk_path.h"
+
+static int open_proc(pid_t pid, const char *what)
+{
+        char path[64];
+
+        snprintf(path, sizeof(path), "/proc/%d/%s", (int) pid, what);
+        return open(path, O_PATH | O_CLOEXEC);
+}
+
+static bool same_ns(pid_t pid, const char *ns)
+{
+        char a[64], b[64];
+        struct stat sa, sb;
+
+        snprintf(a, sizeof(a), "/proc/%d/ns/%s", (int) pid, ns);
+        snprintf(b, sizeof(b), "/proc/self/ns/%s", ns);
+        return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
+}
+
+/* The socket file, opened O_PATH inside the command's root (absolute) or
+ * beneath its cwd (relative: no "..", no absolute symlink). */
+static int resolve(pid_t pid, const char *path)
+{
+        struct open_how how = { .flags = O_PATH | O_CLOEXEC };
+        int dfd = open_proc(pid, path[0] == '/' ? "root" : "cwd"), fd;
+
+        if (dfd < 0)
+                return -errno;
+        how.resolve = path[0] == '/' ? RESOLVE_IN_ROOT : RESOLVE_BENEATH;
+        how.resolve |= RESOLVE_NO_MAGICLINKS;
+        fd = (int) syscall(SYS_openat2, dfd, path[0] == '/' ? path + 1 : path, &how, sizeof(how));
+        if (fd < 0)
+                fd = -errno;
+        close(dfd);
+        return fd;
+}
+
+static bool beneath_any(const char *p, const char *const *roots)
+{
+        for (size_t i = 0; roots && roots[i]; i++)
+                if (stk_path_beneath(p, roots[i]))
+                        return true;
+        return false;
+}
+
+/* May the command reach the socket file open as `fd`? */
+static bool may_reach(pid_t pid, int fd, const struct ns_unix_policy *pol)
+{
+        char link[64], real[PATH_MAX];
+        struct statvfs sv;
+        struct stat st;
+        ssize_t n;
+
+        if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+                return false;
+        if (!same_ns(pid, "mnt"))
+                /* Its own mounts: everything outside its writable roots is a
+                 * read-only bind (fs_bwrap), its private /tmp is not. */
+                return fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_RDONLY);
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+        n = readlink(link, real, sizeof(real) - 1);
+        if (n <= 0)
+                return false;
+        real[n] = '\0';
+        return beneath_any(real, pol->write);
+}
+
+/* Connect the command's socket `sockfd` ourselves; 0 or -errno for it. */
+static int connect_for(pid_t pid, int sockfd, const struct sockaddr_un *sa, socklen_t len,
+                       const struct ns_unix_policy *pol)
+{
+        int pidfd = (int) syscall(SYS_pidfd_open, pid, 0), sock = -1, target = -1, r;
+        struct sockaddr_un via = { .sun_family = AF_UNIX };
+
+        if (pidfd < 0)
+                return -ESRCH;
+        sock = (int) syscall(SYS_pidfd_getfd, pidfd, sockfd, 0);
+        r = sock < 0 ? -EBADF : 0;
+        if (r >= 0 && sa->sun_path[0] == '\0') {
+                /* Abstract (or unnamed): resolved in the socket's network
+                 * namespace; without one of its own the command would reach
+                 * the host's abstract sockets through us. */
+                r = same_ns(pid, "net") ? -EPERM : 0;
+                if (r >= 0 && connect(sock, (const struct sockaddr *) sa, len) < 0)
+                        r = -errno;
+        } else if (r >= 0) {
+                target = resolve(pid, sa->sun_path);
+                r = target < 0 ? target : may_reach(pid, target, pol) ? 0 : -EACCES;
+                snprintf(via.sun_path, sizeof(via.sun_path), "/proc/self/fd/%d", target);
+                if (r >= 0 && connect(sock, (const struct sockaddr *) &via, sizeof(via)) < 0)
+                        r = -errno;
+        }
+        if (target >= 0)
+                close(target);
+        if (sock >= 0)
+                close(sock);
+        close(pidfd);
+        return r;
+}
+
+/* The address, copied once from the command's memory. */
+static int read_addr(const struct seccomp_notif *req, struct sockaddr_un *sa, socklen_t *len)
+{
+        uint64_t want = req->data.args[2];
+        struct iovec local = { sa, sizeof(*sa) }, remote = { (void *) (uintptr_t) req->data.args[1], 0 };
+        ssize_t n;
+
+        memset(sa, 0, sizeof(*sa));
+        if (want < sizeof(sa_family_t) || want > sizeof(*sa))
+                return -EINVAL;
+        remote.iov_len = local.iov_len = (size_t) want;
+        n = process_vm_readv(req->pid, &local, 1, &remote, 1, 0);
+        if (n != (ssize_t) want)
+                return -EFAULT;
+        *len = (socklen_t) want;
+        /* sun_path need not be terminated: make our copy so, and a path
+         * that fills the field is too long for our "/proc/self/fd" trick
+         * only if it is a path; it stays as given for the checks. */
+        if (want < sizeof(*sa))
+                ((char *) sa)[want] = '\0';
+        else
+                sa->sun_path[sizeof(sa->sun_path) - 1] = '\0';
+        return sa->sun_family == AF_UNIX ? 0 : -EAFNOSUPPORT;
+}
+
+int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
+{
+        struct seccomp_notif *req = NULL;
+        struct seccomp_notif_resp *resp = NULL;
+        struct pollfd pfd = { .fd = listener, .events = POLLIN };
+        struct sockaddr_un sa;
+        socklen_t len = 0;
+        int r;
+
+        /* RECV blocks until a call arrives, and none will once every
+         * filtered process is gone (POLLHUP): look before receiving. */
+        if (poll(&pfd, 1, 0) < 0)
+                return errno == EINTR ? 0 : -errno;
+        if (!(pfd.revents & POLLIN))
+                return pfd.revents & (POLLHUP | POLLERR) ? 1 : 0;
+        if (seccomp_notify_alloc(&req, &resp) < 0)
+                return -ENOMEM;
+        /* The ioctl itself, not seccomp_notify_receive(): libseccomp folds
+         * every failure into ECANCELED, and ENOENT (the caller died before
+         * we looked) is routine, not an error. */
+        memset(req, 0, sizeof(*req));
+        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
+                r = errno == ENOENT || errno == EINTR ? 0 : -errno;
+                seccomp_notify_free(req, resp);
+                return r;
+        }
+        r = req->data.nr == __NR_connect ? read_addr(req, &sa, &len) : -EPERM;
+        /* The pid may have been reused if the caller died since. */
+        if (r >= 0 && seccomp_notify_id_valid(listener, req->id) < 0)
+                r = -ESRCH;
+        if (r >= 0)
+                r = connect_for(req->pid, (int) req->data.args[0], &sa, len, pol);
+        resp->id = req->id;
+        resp->val = 0;
+        resp->error = r < 0 ? r : 0;
+        resp->flags = 0;
+        (void) seccomp_notify_respond(listener, resp); /* ENOENT: the caller is gone */
+        seccomp_notify_free(req, resp);
+        return 0;
+}
