@@ -28,6 +28,8 @@ static const struct stk_arg_spec ns_args[] = {
         { "log", STK_ARG_BOOL, 0, "have the kernel log every refused syscall (SECCOMP_FILTER_FLAG_LOG)" },
         { "guard_unix", STK_ARG_BOOL, 0,
           "with the network off, connect() only to unix sockets the command may reach (default true)" },
+        { "unix_allow", STK_ARG_LIST, STK_ARG_TRUSTED,
+          "unix sockets reachable wherever they are (an ssh-agent, a gpg-agent): absolute paths" },
         { NULL, 0, 0, NULL },
 };
 
@@ -61,6 +63,11 @@ static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
         r = ns_parse_allow(host->arg_list(ctx, "allow"), &ret->allowed_groups, &bad);
         if (r < 0)
                 host->log(ctx, STK_LOG_ERROR, "allow: unknown group \"%s\" (see stockade-net_seccomp(8))", bad);
+        for (const char *const *a = host->arg_list(ctx, "unix_allow"); r >= 0 && *a; a++)
+                if ((*a)[0] != '/') {
+                        host->log(ctx, STK_LOG_ERROR, "unix_allow: \"%s\" is not an absolute path", *a);
+                        r = -EINVAL;
+                }
         if (r >= 0 && (unsigned)s->network > STK_NET_ON) {
                 host->log(ctx, STK_LOG_ERROR, "unknown network mode %d", (int)s->network);
                 r = -EINVAL;
@@ -209,7 +216,7 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
 static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
 {
         const struct stk_settings *s = host->settings(ctx);
-        struct ns_unix_policy pol = { .write = s->write };
+        struct ns_unix_policy pol = { .write = s->write, .allow = host->arg_list(ctx, "unix_allow") };
         int r = ns_unix_handle(fd, &pol);
 
         if (r < 0) {

@@ -97,6 +97,7 @@ void ns_prog_done(struct ns_prog *p);
 /* What the settings let the command reach through a pathname socket. */
 struct ns_unix_policy {
         const char *const *write;     /* writable roots */
+        const char *const *allow;     /* sockets reachable wherever they are (unix_allow) */
 };
 
 /* Answer one pending notification on `listener`: connect for the command

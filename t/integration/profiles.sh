@@ -171,3 +171,13 @@ c=socket.socket(socket.AF_UNIX); c.connect("/tmp/own.sock"); print("CONNECTED")'
 check_output "default: socketpair works" '^ok$' sbx -- python3 -c 'import socket; socket.socketpair(); print("ok")'
 check_output "control: without the guard the host socket is reachable (the probe can fail)" '^CONNECTED' \
         python3 -c "$UCONNECT" "$T_TMP/outside/host.sock"
+{ t_default_settings; cat; } > "$T_TMP/allow.yaml" <<EOP
+stack:
+  - { phase: pre-exec,   control: required, module: fs_bwrap }
+  - { phase: in-sandbox, control: required, module: net_seccomp, args: { unix_allow: ["$T_TMP/outside/host.sock"] } }
+EOP
+check_output "unix_allow: a listed host socket is reachable" '^CONNECTED' \
+        sh -c "cd '$T_WS' && '$STK' run --policy '$T_TMP/allow.yaml' -- python3 -c '$UCONNECT' '$T_TMP/outside/host.sock'"
+printf 'stockade: 1\nstack:\n  - { phase: in-sandbox, control: required, module: net_seccomp, args: { unix_allow: [/x] } }\n' > "$T_WS/.stockade.yaml"
+check_status "unix_allow: a project file may not set it" $STK_EXIT_POLICY sh -c "cd '$T_WS' && '$STK' run -- true"
+rm -f "$T_WS/.stockade.yaml"
