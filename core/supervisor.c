@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "core.h"
 #include "status.h"
@@ -218,30 +219,51 @@ static int event_loop(struct core_run *run, struct supervision *s)
         return 0;
 }
 
+/* Our children now, as /proc lists them; 0 when there are none. */
+static size_t list_children(pid_t *pids, size_t max)
+{
+        char path[64], buf[4096];
+        size_t n = 0, len;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) syscall(SYS_gettid));
+        f = fopen(path, "re");
+        if (!f)
+                return 0;
+        len = fread(buf, 1, sizeof(buf) - 1, f);
+        fclose(f);
+        buf[len] = '\0';
+        for (char *p = buf, *end; *p && n < max; p = end) {
+                long pid = strtol(p, &end, 10);
+                if (end == p)
+                        break;
+                if (pid > 0)
+                        pids[n++] = (pid_t) pid;
+        }
+        return n;
+}
+
 /* We are a subreaper: whatever the command left (daemons, double forks) is
- * re-parented to us.  Kill our children until none is left. */
+ * re-parented to us.  Kill our children, reap without blocking (a killed
+ * child's own children become ours and are alive until the next round),
+ * and go on until none is left. */
 static void kill_leftovers(void)
 {
+        const struct timespec tick = { 0, 1000000 };
+
         for (int round = 0; round < 10000; round++) {
-                char path[64], buf[4096];
-                snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) syscall(SYS_gettid));
-                FILE *f = fopen(path, "re");
-                size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-                if (f)
-                        fclose(f);
-                buf[n] = '\0';
-                if (n == 0 && waitpid(-1, NULL, WNOHANG) <= 0)
-                        return;
-                for (char *p = buf, *end; *p; p = end) {
-                        long pid = strtol(p, &end, 10);
-                        if (end == p)
-                                break;
-                        if (pid > 0)
-                                (void) kill((pid_t) pid, SIGKILL); /* ESRCH: it died meanwhile */
-                }
-                while (waitpid(-1, NULL, __WALL) > 0)
+                pid_t pids[512];
+                size_t n = list_children(pids, ELEMENTSOF(pids));
+
+                for (size_t i = 0; i < n; i++)
+                        (void) kill(pids[i], SIGKILL); /* ESRCH: it died meanwhile */
+                while (waitpid(-1, NULL, __WALL | WNOHANG) > 0)
                         ;
+                if (n == 0 && waitpid(-1, NULL, __WALL | WNOHANG) < 0 && errno == ECHILD)
+                        return;
+                (void) nanosleep(&tick, NULL); /* let the killed ones die */
         }
+        core_log(STK_LOG_WARNING, "processes left by the command would not die");
 }
 
 static int exit_status_of(const struct supervision *s)

@@ -135,6 +135,15 @@ dpid=$(cat "$T_TMP/daemon.pid" 2>/dev/null)
 if [ -n "$dpid" ] && ! kill -0 "$dpid" 2>/dev/null; then ok "a daemonised child is gone after stockade returns"
 else not_ok "a daemonised child is gone after stockade returns" "pid $dpid still alive"; kill -9 "$dpid" 2>/dev/null; fi
 
+# A leftover with children of its own: killing it makes them ours, alive;
+# stockade must kill those too, not wait for them (found in review).
+open_policy "$P"
+start=$(date +%s)
+run -- sh -c "(sleep 27 & wait) & sleep 0.2" > /dev/null 2>&1
+took=$(( $(date +%s) - start ))
+if [ "$took" -lt 10 ] && ! pgrep -f '^sleep 27$' > /dev/null; then ok "a leftover's own children are killed too, without waiting for them"
+else not_ok "a leftover's own children are killed too, without waiting for them" "took ${took}s"; pkill -f '^sleep 27$'; fi
+
 # SIGTERM to stockade reaches the command
 rm -f "$T_TMP/got-term"
 "$STK" run --policy "$P" --workspace "$T_TMP" -- sh -c "trap 'touch $T_TMP/got-term; exit 3' TERM; while :; do sleep 0.05; done" &
