@@ -68,15 +68,12 @@ static ssize_t read_all(int fd, void *buf, size_t size)
         return (ssize_t) got;
 }
 
-/* `bwrap --version` through the fd (fexecve: no PATH, no second lookup). */
-int fs_bwrap_version(int fd, int *ret_version)
+/* Run child(wfd, arg) in a fork whose stdout-or-pipe is `wfd`; read what
+ * it writes (at most size bytes) and reap it.  *ret_n: bytes read. */
+static int run_child(void (*child)(int wfd, void *arg), void *arg, void *buf, size_t size,
+                     ssize_t *ret_n, int *ret_status)
 {
-        static char *const argv[] = { "bwrap", "--version", NULL };
-        static char *const envp[] = { NULL };
-        char out[128] = "";
-        unsigned a, b, c;
-        int p[2], status, r;
-        ssize_t n;
+        int p[2], r;
         pid_t pid;
 
         if (pipe2(p, O_CLOEXEC) < 0)
@@ -89,14 +86,33 @@ int fs_bwrap_version(int fd, int *ret_version)
                 return r;
         }
         if (pid == 0) {
-                if (dup2(p[1], STDOUT_FILENO) >= 0) /* dup2 clears FD_CLOEXEC on the copy */
-                        fexecve(fd, argv, envp);
+                child(p[1], arg);
                 _exit(127);
         }
         fs_bwrap_closep(&p[1]);
-        n = read_all(p[0], out, sizeof(out) - 1);
+        *ret_n = read_all(p[0], buf, size);
         fs_bwrap_closep(&p[0]);
-        r = wait_child(pid, &status);
+        return wait_child(pid, ret_status);
+}
+
+static void version_child(int wfd, void *arg)
+{
+        static char *const argv[] = { "bwrap", "--version", NULL };
+        static char *const envp[] = { NULL };
+
+        if (dup2(wfd, STDOUT_FILENO) >= 0) /* dup2 clears FD_CLOEXEC on the copy */
+                fexecve(*(int *) arg, argv, envp);
+}
+
+/* `bwrap --version` through the fd (fexecve: no PATH, no second lookup). */
+int fs_bwrap_version(int fd, int *ret_version)
+{
+        char out[128] = "";
+        unsigned a, b, c;
+        int status, r;
+        ssize_t n = 0;
+
+        r = run_child(version_child, &fd, out, sizeof(out) - 1, &n, &status);
         if (r < 0)
                 return r;
         if (n < 0)
@@ -155,28 +171,18 @@ static void __attribute__((noreturn)) probe_child(int fd)
         _exit(0);
 }
 
+static void ns_child(int wfd, void *arg)
+{
+        probe_child(wfd);
+}
+
 int fs_bwrap_probe_ns(struct fs_bwrap_ns_probe *ret)
 {
         struct fs_bwrap_ns_probe got;
-        int p[2], status, r;
-        ssize_t n;
-        pid_t pid;
+        int status, r;
+        ssize_t n = 0;
 
-        if (pipe2(p, O_CLOEXEC) < 0)
-                return -errno;
-        pid = fork();
-        if (pid < 0) {
-                r = -errno;
-                fs_bwrap_closep(&p[0]);
-                fs_bwrap_closep(&p[1]);
-                return r;
-        }
-        if (pid == 0)
-                probe_child(p[1]);
-        fs_bwrap_closep(&p[1]);
-        n = read_all(p[0], &got, sizeof(got));
-        fs_bwrap_closep(&p[0]);
-        r = wait_child(pid, &status);
+        r = run_child(ns_child, NULL, &got, sizeof(got), &n, &status);
         if (r < 0)
                 return r;
         if (n != (ssize_t) sizeof(got))
