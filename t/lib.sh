@@ -73,6 +73,48 @@ t_make_workspace() {
         echo hello > "$T_WS/file.txt"
 }
 
+# Network fixtures on loopback and in T_TMP, stopped by the cleanup.
+# t_tcp_listener: sets T_PORT to a listening 127.0.0.1 port.
+t_tcp_listener() {
+        python3 -c '
+import socket,sys,time
+s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(8)
+open(sys.argv[1],"w").write(str(s.getsockname()[1])); time.sleep(30)' "$T_TMP/.port" &
+        T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
+        for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T_TMP/.port" ] && break; sleep 0.1; done
+        T_PORT=$(cat "$T_TMP/.port")
+}
+
+# t_unix_listeners PATH...: a server on each unix socket path, answering "hi".
+t_unix_listeners() {
+        python3 -c '
+import socket,sys,threading,time
+def serve(p):
+    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(8); s.settimeout(30)
+    try:
+        while True:
+            c,_=s.accept(); c.sendall(b"hi"); c.close()
+    except Exception: pass
+for p in sys.argv[1:]:
+    threading.Thread(target=serve,args=(p,),daemon=True).start()
+time.sleep(30)' "$@" &
+        T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
+        eval "last=\${$#}"
+        for _ in 1 2 3 4 5 6 7 8 9 10; do [ -S "$last" ] && break; sleep 0.1; done
+}
+
+# Python probes printing CONNECTED or REFUSED <why>: TCP to 127.0.0.1:ARG,
+# a unix socket at ARG.
+T_TCP_CONNECT='import socket,sys
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2); print("CONNECTED")
+except OSError as e: print("REFUSED", e)'
+T_UNIX_CONNECT='import socket,sys
+s=socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); print("CONNECTED", s.recv(10))
+except OSError as e: print("REFUSED", e)'
+
 # t_default_settings [NETWORK] [BEST_EFFORT]: the first lines of a policy
 # file with the default profile's settings (fake-HOME credentials, network
 # off unless said), for module tests that then add their own stack.

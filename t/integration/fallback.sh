@@ -37,18 +37,8 @@ sbx -- sh -c "echo changed > '$hostfile'" >/dev/null 2>&1
 check "host /tmp file unchanged" grep -qx original "$hostfile"
 check "a private TMPDIR is writable" sbx -- sh -c 'echo x > "$TMPDIR/ok" && test "$TMPDIR" != /tmp'
 
-python3 -c '
-import socket,sys,time
-s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(8)
-open(sys.argv[1],"w").write(str(s.getsockname()[1])); time.sleep(20)' "$T_TMP/port" &
-LPID=$!
-T_CLEANUP="$T_CLEANUP; kill $LPID 2>/dev/null"
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T_TMP/port" ] && break; sleep 0.1; done
-check_output "TCP to a host listener fails" '^REFUSED' sbx -- python3 -c '
-import socket,sys
-try:
-    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2); print("CONNECTED")
-except OSError as e: print("REFUSED", e)' "$(cat "$T_TMP/port")"
+t_tcp_listener
+check_output "TCP to a host listener fails" '^REFUSED' sbx -- python3 -c "$T_TCP_CONNECT" "$T_PORT"
 check_output "UDP sockets are refused" 'Operation not permitted' sbx -- python3 -c '
 import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'
 check_status "exit status passes through" 7 sbx -- sh -c 'exit 7'
@@ -57,25 +47,8 @@ check_output "... and fs_landlock did" '"phase":"in-sandbox","control":"required
 
 # unix sockets: the guard needs no namespace (issue 3)
 mkdir -p "$T_TMP/outside"
-python3 -c '
-import socket,sys,threading,time
-def serve(p):
-    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(8); s.settimeout(15)
-    try:
-        while True:
-            c,_=s.accept(); c.sendall(b"hi"); c.close()
-    except Exception: pass
-for p in sys.argv[1:]:
-    threading.Thread(target=serve,args=(p,),daemon=True).start()
-time.sleep(15)' "$T_WS/src/in.sock" "$T_TMP/outside/host.sock" &
-UPID=$!
-T_CLEANUP="$T_CLEANUP; kill $UPID 2>/dev/null"
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -S "$T_TMP/outside/host.sock" ] && break; sleep 0.1; done
-UCONNECT='import socket,sys
-s=socket.socket(socket.AF_UNIX)
-try:
-    s.connect(sys.argv[1]); print("CONNECTED", s.recv(10))
-except OSError as e: print("REFUSED", e)'
+t_unix_listeners "$T_WS/src/in.sock" "$T_TMP/outside/host.sock"
+UCONNECT=$T_UNIX_CONNECT
 check_output "a unix socket in the workspace is reachable" '^CONNECTED' sbx -- python3 -c "$UCONNECT" "$T_WS/src/in.sock"
 check_output "a host unix socket outside it is not" '^REFUSED.*Permission denied' \
         sbx -- python3 -c "$UCONNECT" "$T_TMP/outside/host.sock"

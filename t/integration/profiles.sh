@@ -37,19 +37,9 @@ check "default: host /tmp file unchanged" grep -qx original "$hostfile"
 check_status "default: nothing new in host /tmp" 1 test -e /tmp/stockade-profiles-new.$$
 
 # a TCP listener on the host's loopback is unreachable
-PORT_FILE=$T_TMP/port
-python3 -c '
-import socket,sys,time
-s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(8)
-open(sys.argv[1],"w").write(str(s.getsockname()[1])); time.sleep(30)' "$PORT_FILE" &
-LPID=$!
-T_CLEANUP="$T_CLEANUP; kill $LPID 2>/dev/null"
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$PORT_FILE" ] && break; sleep 0.1; done
-PORT=$(cat "$PORT_FILE")
-CONNECT='import socket,sys
-try:
-    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2); print("CONNECTED")
-except OSError as e: print("REFUSED", e)'
+t_tcp_listener
+PORT=$T_PORT
+CONNECT=$T_TCP_CONNECT
 check_output "default: TCP to a host 127.0.0.1 listener fails" '^REFUSED' sbx -- python3 -c "$CONNECT" "$PORT"
 check_output "full-access: the same connect works (the probe can fail)" '^CONNECTED' \
         sbx --profile full-access -- python3 -c "$CONNECT" "$PORT"
@@ -140,26 +130,9 @@ rm -f "$T_WS/.stockade.yaml"
 
 # --- unix sockets: the workspace's reachable, the host's not (issue 3) -----------
 mkdir -p "$T_TMP/outside"
-python3 -c '
-import socket,sys,threading,time
-def serve(p):
-    s=socket.socket(socket.AF_UNIX); s.bind(p); s.listen(8); s.settimeout(20)
-    try:
-        while True:
-            c,_=s.accept(); c.sendall(b"hi"); c.close()
-    except Exception: pass
-for p in sys.argv[1:]:
-    threading.Thread(target=serve,args=(p,),daemon=True).start()
-time.sleep(20)' "$T_WS/in.sock" "$T_TMP/outside/host.sock" &
-UPID=$!
-T_CLEANUP="$T_CLEANUP; kill $UPID 2>/dev/null"
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -S "$T_TMP/outside/host.sock" ] && break; sleep 0.1; done
+t_unix_listeners "$T_WS/in.sock" "$T_TMP/outside/host.sock"
 ln -s "$T_TMP/outside/host.sock" "$T_WS/link.sock"
-UCONNECT='import socket,sys
-s=socket.socket(socket.AF_UNIX)
-try:
-    s.connect(sys.argv[1]); print("CONNECTED", s.recv(10))
-except OSError as e: print("REFUSED", e)'
+UCONNECT=$T_UNIX_CONNECT
 check_output "default: a unix socket in the workspace is reachable" '^CONNECTED' sbx -- python3 -c "$UCONNECT" "$T_WS/in.sock"
 check_output "default: a host unix socket outside the workspace is not" '^REFUSED.*Permission denied' \
         sbx -- python3 -c "$UCONNECT" "$T_TMP/outside/host.sock"
