@@ -62,9 +62,6 @@ int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *r
                 return errno == EAGAIN ? 0 : -errno;
         if (n == 0)
                 return -ESHUTDOWN; /* every sender is gone: exec'd or exited */
-        if ((size_t) n != sizeof(*ret))
-                return -EBADMSG;
-        ret->text[sizeof(ret->text) - 1] = '\0';
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
                 if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
                         struct ucred uc;
@@ -73,9 +70,13 @@ int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *r
                 } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
                            c->cmsg_len == CMSG_LEN(sizeof(int)))
                         memcpy(ret_fd, CMSG_DATA(c), sizeof(int));
-        if (*ret_fd >= 0 && ret->kind != CORE_STATUS_FD) {
+        /* Control data first: a passed fd must not leak with a bad message. */
+        if (*ret_fd >= 0 && ((size_t) n != sizeof(*ret) || ret->kind != CORE_STATUS_FD)) {
                 (void) close(*ret_fd); /* nobody asked for it */
                 *ret_fd = -1;
         }
+        if ((size_t) n != sizeof(*ret))
+                return -EBADMSG;
+        ret->text[sizeof(ret->text) - 1] = '\0';
         return 1;
 }
