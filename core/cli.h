@@ -22,4 +22,6 @@ void core_explain_print(FILE *f, struct json_object *j);
 
 /* runcmd.c: permission, pre-exec, supervise; returns the exit status */
 int core_run_command(struct core_run *run, char **argv, char **envp);
-int core_permission(struct core_run *run, char **argv, enum stk_verdict *ret_v, const char **ret_decider);
+int core_permission(struct core_run *run, char **argv, bool ask, enum stk_verdict *ret_v, const char **ret_decider);
+int core_egress_decide(struct core_run *run, const struct stk_egress *e, enum stk_verdict *ret_v,
+                       const char **ret_decider);

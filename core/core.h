@@ -95,7 +95,7 @@ struct core_run {
         char run_id[33];
         int epoll_fd;
         struct core_watch *watches;
-        size_t n_watches;
+        size_t n_watches;               /* slots: watches[fd], cb NULL when unwatched */
         struct core_trail trail[64];    /* the last phase's lines */
         size_t n_trail;
         bool in_child;                  /* in-sandbox: no supervisor services */

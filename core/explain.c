@@ -200,7 +200,7 @@ static struct json_object *trail_json(struct core_run *run, char **argv)
         const char *decider = "";
         static const char *const names[] = { "unset", "allow", "deny", "ask", "ignore" };
 
-        if (core_permission(run, argv, &v, &decider) < 0)
+        if (core_permission(run, argv, false, &v, &decider) < 0)
                 v = STK_DENY;
         for (size_t i = 0; i < run->n_trail; i++) {
                 struct json_object *e = json_object_new_object();

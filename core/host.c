@@ -6,6 +6,7 @@
 #include <sys/epoll.h>
 #include <json-c/json.h>
 
+#include "cli.h"
 #include "core.h"
 #include "status.h"
 #include "util.h"
@@ -202,6 +203,26 @@ static int host_send_fd(struct stk_ctx *ctx, int fd)
         return core_status_send_fd(ctx->run->status_fd, fd, ctx->mod->name);
 }
 
+static int host_plan_proxy(struct stk_ctx *ctx, int port)
+{
+        if (!plan_of(ctx))
+                return -EPERM;
+        if (port < 1 || port > 65535)
+                return -EINVAL;
+        ctx->run->settings.pub.proxy_port = port;
+        return 0;
+}
+
+static int host_egress_decide(struct stk_ctx *ctx, const struct stk_egress *req, enum stk_verdict *ret,
+                              const char **ret_decider)
+{
+        *ret = STK_DENY;
+        *ret_decider = "stockade";
+        if (ctx->run->in_child)
+                return -EPERM;
+        return core_egress_decide(ctx->run, req, ret, ret_decider);
+}
+
 const struct stk_host core_host = {
         .size = sizeof(struct stk_host),
         .abi_minor = STK_ABI_MINOR,
@@ -227,4 +248,6 @@ const struct stk_host core_host = {
         .line_phase = host_line_phase,
         .covered = host_covered,
         .send_fd = host_send_fd,
+        .plan_proxy = host_plan_proxy,
+        .egress_decide = host_egress_decide,
 };

@@ -43,6 +43,7 @@ static struct json_object *settings_json(const struct stk_settings *s)
         json_object_object_add(o, "network", json_object_new_int(s->network));
         json_object_object_add(o, "approval", json_object_new_int(s->approval));
         json_object_object_add(o, "best_effort", json_object_new_int64(s->best_effort));
+        json_object_object_add(o, "proxy_port", json_object_new_int(s->proxy_port));
         return o;
 }
 

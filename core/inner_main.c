@@ -44,6 +44,7 @@ static int settings_from_json(struct json_object *o, struct core_settings *s, st
                 .approval = (enum stk_approval) get_int(o, "approval"),
                 .best_effort = (uint32_t) json_object_get_int64(json_object_object_get(o, "best_effort")),
                 .home = json_object_get_string(json_object_object_get(o, "home")),
+                .proxy_port = get_int(o, "proxy_port"),
         });
         return 0;
 }

@@ -29,19 +29,30 @@ static struct json_object *argv_json(char *const *argv)
 }
 
 static void audit_decision(struct core_run *run, const char *phase, enum stk_verdict v, const char *decider,
-                           char *const *argv)
+                           struct json_object *what)
 {
         struct json_object *o = json_object_new_object();
 
         json_object_object_add(o, "phase", json_object_new_string(phase));
         json_object_object_add(o, "verdict", json_object_new_string(verdict_name(v)));
         json_object_object_add(o, "decider", json_object_new_string(decider));
-        json_object_object_add(o, "argv", argv_json(argv));
+        json_object_object_foreach(what, key, val)
+                json_object_object_add(o, key, json_object_get(val));
+        json_object_put(what);
         (void) core_audit_record(run, "decision", o); /* a failing log already said so */
 }
 
-/* Permission phase; an ASK goes to the approval hooks. */
-int core_permission(struct core_run *run, char **argv, enum stk_verdict *ret_v, const char **ret_decider)
+static struct json_object *argv_fields(char *const *argv)
+{
+        struct json_object *o = json_object_new_object();
+
+        json_object_object_add(o, "argv", argv_json(argv));
+        return o;
+}
+
+/* Permission phase.  An ASK goes to the approval hooks only when `ask` is
+ * set: `stockade explain` reports the question without putting it to anyone. */
+int core_permission(struct core_run *run, char **argv, bool ask, enum stk_verdict *ret_v, const char **ret_decider)
 {
         _cleanup_free_ char *cwd = getcwd(NULL, 0);
         struct stk_request req = { (const char *const *) argv, cwd, run->policy->profile };
@@ -49,14 +60,48 @@ int core_permission(struct core_run *run, char **argv, enum stk_verdict *ret_v, 
 
         if (r < 0)
                 return r;
-        audit_decision(run, "permission", *ret_v, *ret_decider, argv);
-        if (*ret_v == STK_ASK) {
+        audit_decision(run, "permission", *ret_v, *ret_decider, argv_fields(argv));
+        if (*ret_v == STK_ASK && ask) {
                 struct stk_question q = { .kind = STK_QUESTION_COMMAND, .request = &req, .reason = *ret_decider };
                 r = core_approval_ask(run, &q, ret_v, ret_decider);
                 if (r < 0)
                         return r;
-                audit_decision(run, "approval", *ret_v, *ret_decider, argv);
+                audit_decision(run, "approval", *ret_v, *ret_decider, argv_fields(argv));
         }
+        return 0;
+}
+
+static struct json_object *egress_fields(const struct stk_egress *e)
+{
+        struct json_object *o = json_object_new_object();
+
+        json_object_object_add(o, "host", json_object_new_string(e->host ? e->host : ""));
+        json_object_object_add(o, "port", json_object_new_int(e->port));
+        json_object_object_add(o, "scheme", json_object_new_string(e->scheme ? e->scheme : ""));
+        if (e->pid > 0)
+                json_object_object_add(o, "pid", json_object_new_int(e->pid));
+        return o;
+}
+
+/* Egress phase, for the proxy: one destination.  Always ALLOW or DENY on
+ * return: an ASK is put to the approval hooks, and an unanswered one is DENY. */
+int core_egress_decide(struct core_run *run, const struct stk_egress *e, enum stk_verdict *ret_v,
+                       const char **ret_decider)
+{
+        int r = core_stack_decide(run, STK_PHASE_EGRESS, e, ret_v, ret_decider);
+
+        if (r < 0)
+                return r;
+        audit_decision(run, "egress", *ret_v, *ret_decider, egress_fields(e));
+        if (*ret_v == STK_ASK) {
+                struct stk_question q = { .kind = STK_QUESTION_EGRESS, .egress = e, .reason = *ret_decider };
+                r = core_approval_ask(run, &q, ret_v, ret_decider);
+                if (r < 0)
+                        return r;
+                audit_decision(run, "approval", *ret_v, *ret_decider, egress_fields(e));
+        }
+        if (*ret_v != STK_ALLOW)
+                *ret_v = STK_DENY;
         return 0;
 }
 
@@ -111,7 +156,7 @@ int core_run_command(struct core_run *run, char **argv, char **envp)
         const char *decider;
         int r, status = STK_EXIT_SETUP;
 
-        r = core_permission(run, argv, &v, &decider);
+        r = core_permission(run, argv, true, &v, &decider);
         if (r >= 0 && v != STK_ALLOW) {
                 fprintf(stderr, "stockade: denied by %s (profile %s): %s\n", decider, run->policy->profile, argv[0]);
                 audit_run(run, argv, STK_EXIT_DENIED, "denied");

@@ -43,23 +43,48 @@ static int watch_add(int epfd, int fd, uint32_t events)
         return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0 ? -errno : 0;
 }
 
+/* Watches live in an array indexed by fd: a proxy with thousands of
+ * connections dispatches each event in O(1). */
+static int watch_slot(struct core_run *run, int fd, struct core_watch **ret)
+{
+        if (fd < 0)
+                return -EBADF;
+        if ((size_t) fd >= run->n_watches) {
+                size_t n = run->n_watches ? run->n_watches : 64;
+                struct core_watch *nw;
+
+                while (n <= (size_t) fd)
+                        n *= 2;
+                nw = realloc(run->watches, n * sizeof(*nw));
+                if (!nw)
+                        return -ENOMEM;
+                memset(nw + run->n_watches, 0, (n - run->n_watches) * sizeof(*nw));
+                run->watches = nw;
+                run->n_watches = n;
+        }
+        *ret = &run->watches[fd];
+        return 0;
+}
+
+/* Watching an fd that is already watched changes its events and callback. */
 int core_watch_fd(struct stk_ctx *ctx, int fd, unsigned events, stk_watch_cb cb, void *userdata)
 {
         struct core_run *run = ctx->run;
-        struct core_watch *nw;
-        uint32_t ev = (events & STK_WATCH_IN ? EPOLLIN : 0) | (events & STK_WATCH_OUT ? EPOLLOUT : 0);
+        struct epoll_event ev = { .data.fd = fd };
+        struct core_watch *w;
         int r;
 
+        ev.events = (events & STK_WATCH_IN ? EPOLLIN : 0) | (events & STK_WATCH_OUT ? EPOLLOUT : 0);
         if (run->in_child || run->epoll_fd < 0)
                 return -EPERM;
-        nw = realloc(run->watches, (run->n_watches + 1) * sizeof(*nw));
-        if (!nw)
-                return -ENOMEM;
-        run->watches = nw;
-        r = watch_add(run->epoll_fd, fd, ev);
+        if (!cb)
+                return -EINVAL;
+        r = watch_slot(run, fd, &w);
         if (r < 0)
                 return r;
-        nw[run->n_watches++] = (struct core_watch) { fd, cb, userdata, ctx };
+        if (epoll_ctl(run->epoll_fd, w->cb ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &ev) < 0)
+                return -errno;
+        *w = (struct core_watch) { fd, cb, userdata, ctx };
         return 0;
 }
 
@@ -67,12 +92,10 @@ int core_unwatch_fd(struct stk_ctx *ctx, int fd)
 {
         struct core_run *run = ctx->run;
 
-        for (size_t i = 0; i < run->n_watches; i++)
-                if (run->watches[i].fd == fd) {
-                        run->watches[i] = run->watches[--run->n_watches];
-                        return epoll_ctl(run->epoll_fd, EPOLL_CTL_DEL, fd, NULL) < 0 ? -errno : 0;
-                }
-        return -ENOENT;
+        if (fd < 0 || (size_t) fd >= run->n_watches || !run->watches[fd].cb)
+                return -ENOENT;
+        run->watches[fd] = (struct core_watch) { 0 };
+        return epoll_ctl(run->epoll_fd, EPOLL_CTL_DEL, fd, NULL) < 0 ? -errno : 0;
 }
 
 int core_supervisor_prepare(struct core_run *run)
@@ -167,14 +190,13 @@ static void read_status(struct core_run *run, struct supervision *s)
 
 static void dispatch_watch(struct core_run *run, int fd, uint32_t events)
 {
-        for (size_t i = 0; i < run->n_watches; i++)
-                if (run->watches[i].fd == fd) {
-                        struct core_watch w = run->watches[i];
-                        unsigned ev = (events & (EPOLLIN | EPOLLHUP | EPOLLERR) ? STK_WATCH_IN : 0) |
-                                      (events & EPOLLOUT ? STK_WATCH_OUT : 0);
-                        w.cb(w.ctx, fd, ev, w.userdata);
-                        return;
-                }
+        struct core_watch w;
+
+        if (fd < 0 || (size_t) fd >= run->n_watches || !run->watches[fd].cb)
+                return; /* unwatched by an earlier callback of this round */
+        w = run->watches[fd];
+        w.cb(w.ctx, fd, (events & (EPOLLIN | EPOLLHUP | EPOLLERR) ? STK_WATCH_IN : 0) |
+                        (events & EPOLLOUT ? STK_WATCH_OUT : 0), w.userdata);
 }
 
 static int reap_child(struct supervision *s)
@@ -192,7 +214,7 @@ static int reap_child(struct supervision *s)
 
 static int event_loop(struct core_run *run, struct supervision *s)
 {
-        struct epoll_event evs[16];
+        struct epoll_event evs[64];
 
         while (!s->exited) {
                 int n = epoll_wait(run->epoll_fd, evs, ELEMENTSOF(evs), -1);

@@ -36,7 +36,7 @@ extern "C" {
 
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
-#define STK_ABI_MINOR 1
+#define STK_ABI_MINOR 2
 
 enum stk_phase {
         STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
@@ -132,6 +132,11 @@ struct stk_settings {
         enum stk_approval approval;
         uint32_t best_effort;         /* stk_cover bits the policy accepts as unenforced */
         const char *home;
+        /* ABI 1.2.  Network mode proxy: the TCP port the egress proxy listens
+         * on at 127.0.0.1, as its pre-exec line published it with
+         * host->plan_proxy; 0 until then.  Enforcement modules that run later
+         * (Landlock's connect rule, seccomp's connect check) read it here. */
+        int proxy_port;
 };
 
 /* A request to run a command (permission phase). */
@@ -222,8 +227,11 @@ struct stk_host {
         /* Ask the approval hooks (stack order, first answer decides). */
         int (*ask)(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *ret_verdict);
 
-        /* Supervisor event loop: call cb when fd is ready, until unwatched.
-         * Valid from pre-exec until the command ends. */
+        /* Supervisor event loop (epoll, level-triggered): call cb when fd is
+         * ready, until unwatched.  Watching an fd again changes its events and
+         * callback (ABI 1.2; 1.1 returned -EEXIST).  Valid from pre-exec until
+         * the command ends.  A callback may see a spurious wake-up (an fd
+         * closed and reused within one round): use non-blocking fds. */
         int (*watch_fd)(struct stk_ctx *ctx, int fd, unsigned events, stk_watch_cb cb, void *userdata);
         int (*unwatch_fd)(struct stk_ctx *ctx, int fd);
 
@@ -245,6 +253,18 @@ struct stk_host {
          * this module's supervise_fd hook in the supervisor, before the
          * command starts.  The caller keeps its own fd and closes it. */
         int (*send_fd)(struct stk_ctx *ctx, int fd);
+
+        /* ABI 1.2.  Pre-exec only: publish the egress proxy's loopback TCP
+         * port (1..65535) in settings->proxy_port for the lines after this one
+         * and for the in-sandbox phase. */
+        int (*plan_proxy)(struct stk_ctx *ctx, int port);
+
+        /* ABI 1.2.  Supervisor only: decide one destination with the stack's
+         * egress lines; an ASK goes on to the approval hooks (or is DENY under
+         * `approval: never`).  Writes ALLOW or DENY and the name of what
+         * decided (valid for the run); every decision is audited. */
+        int (*egress_decide)(struct stk_ctx *ctx, const struct stk_egress *req, enum stk_verdict *ret_verdict,
+                             const char **ret_decider);
 };
 
 struct stk_module {
