@@ -17,6 +17,7 @@ static inline void closep(int *fd)
                 (void) close(*fd); /* nothing useful to do on a failed close of a read fd */
                 errno = saved;
         }
+        *fd = -1; /* a struct member must not keep naming a number the next open may reuse */
 }
 
 #define _cleanup_(f) __attribute__((cleanup(f)))

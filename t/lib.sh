@@ -20,7 +20,7 @@ mkdir -p "$T_BASE"
 T_TMP=$(mktemp -d "$T_BASE/$T_NAME.XXXXXX")
 chmod 755 "$T_TMP"
 trap 't_cleanup' EXIT
-T_CLEANUP=""
+T_CLEANUP=":"  # each fixture appends "; kill PID"
 
 t_cleanup() {
         eval "$T_CLEANUP"

@@ -197,10 +197,20 @@ static int make_points(struct stk_ctx *ctx, struct ll_point **ret, size_t *ret_n
         return 0;
 }
 
-static int net_setup(struct stk_ctx *ctx, struct ll_net *ret_net, uint64_t *ret_scopes)
+/* The proxy's port: the one net_proxy published (ABI 1.2), else the arg. */
+static long long proxy_port_of(struct stk_ctx *ctx, const struct stk_settings *s)
+{
+        if (s->size >= offsetof(struct stk_settings, proxy_port) + sizeof(s->proxy_port) && s->proxy_port > 0)
+                return s->proxy_port;
+        return host->arg_int(ctx, "proxy_port", 0);
+}
+
+/* `final`: the rules are about to be enforced, so the port must be known;
+ * before that (probe) net_proxy's pre-exec line may not have published it. */
+static int net_setup(struct stk_ctx *ctx, struct ll_net *ret_net, uint64_t *ret_scopes, bool final)
 {
         const struct stk_settings *s = host->settings(ctx);
-        long long port = host->arg_int(ctx, "proxy_port", 0);
+        long long port = proxy_port_of(ctx, s), arg = host->arg_int(ctx, "proxy_port", 0);
 
         *ret_net = (struct ll_net){ .handle = s->network != STK_NET_ON };
         /* Signals always; host abstract sockets unless the network is open. */
@@ -208,8 +218,9 @@ static int net_setup(struct stk_ctx *ctx, struct ll_net *ret_net, uint64_t *ret_
                       (s->network != STK_NET_ON ? LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET : 0);
         if (s->network != STK_NET_PROXY)
                 return 0;
-        if (port < 1 || port > 65535) {
-                host->log(ctx, STK_LOG_ERROR, "network mode proxy needs proxy_port 1..65535 (got %lld)", port);
+        if (arg < 0 || arg > 65535 || (final && (port < 1 || port > 65535))) {
+                host->log(ctx, STK_LOG_ERROR, "network mode proxy needs the proxy's port: list net_proxy in the "
+                          "pre-exec phase before this line, or set proxy_port 1..65535 (got %lld)", port);
                 return -EINVAL;
         }
         ret_net->proxy_port = (int)port;
@@ -279,7 +290,7 @@ static int ll_apply(struct stk_ctx *ctx, int abi)
                 .abi = abi, .log = log_adapter, .log_userdata = ctx,
                 .log_new_exec = host->arg_bool(ctx, "log", 0),
         };
-        int r = net_setup(ctx, &e.net, &e.scopes);
+        int r = net_setup(ctx, &e.net, &e.scopes, true);
 
         if (r < 0)
                 return r;
@@ -355,7 +366,7 @@ static int ll_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
         r = check_covers(ctx, abi, 1, &have);
         if (r < 0)
                 return r;
-        r = net_setup(ctx, &net, &scopes);  /* a bad proxy_port fails here, before the fork */
+        r = net_setup(ctx, &net, &scopes, false);  /* a bad proxy_port fails here, before the fork */
         /* Plan ahead (before the fork, failing early) only for a line that
          * will apply the rules: a pre-exec line never does, and a fallback
          * line usually steps aside; in_sandbox plans when it must. */
@@ -515,7 +526,7 @@ static int ll_explain(struct stk_ctx *ctx, char **ret_text)
         if (!f)
                 return -ENOMEM;
         if (r >= 0)
-                r = net_setup(ctx, &net, &scopes);
+                r = net_setup(ctx, &net, &scopes, false);
         rules = rules_of(ctx);
         if (r >= 0 && !rules && (r = plan_rules(ctx, &tmp)) >= 0)
                 rules = &tmp;
@@ -530,6 +541,8 @@ static int ll_explain(struct stk_ctx *ctx, char **ret_text)
                         fprintf(f, "tcp: not restricted\n");
                 else if (net.proxy_port)
                         fprintf(f, "tcp: connect only to port %d (any address), no bind\n", net.proxy_port);
+                else if (host->settings(ctx)->network == STK_NET_PROXY)
+                        fprintf(f, "tcp: connect only to the port net_proxy listens on (chosen at start), no bind\n");
                 else
                         fprintf(f, "tcp: no bind, no connect\n");
                 scopes &= ll_abi_scopes(abi);

@@ -1,0 +1,2 @@
+net_proxy_LIBS := -ljson-c -lpthread
+net_proxy_OS := Linux

@@ -1,0 +1,101 @@
+#!/bin/sh
+# net_proxy through the real CLI: libcurl (fetch-helper) inside the sandbox
+# against an origin server on 127.0.0.1 that the test starts, reached through
+# the proxy's resolve map.  Allowed names work over plain HTTP, CONNECT and
+# SOCKS5; denied, unlisted, raw-IP, wrong-port and private destinations are
+# refused with the proxy's reason; a direct connect fails; fronting (Host,
+# SNI) is refused; hostile input leaves the proxy serving.  Both the bwrap
+# stack (listener handed over from the sandbox's namespace) and the Landlock
+# stack (no namespace) are tried.
+. "$(dirname "$0")/../../../t/lib.sh"
+
+[ -f "$STK_BUILD/modules/net_proxy.so" ] || { skip "net_proxy" "module not built"; exit 0; }
+F=$(t_helper fetch-helper) && HOSTILE=$(t_helper hostile-helper) || { skip "net_proxy" "helpers not built"; exit 0; }
+ORIGIN_LOG="$T_TMP/origin.log"
+"$STK_BUILD/t/helpers/origin-helper" "$ORIGIN_LOG" > "$T_TMP/origin.port" &
+T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T_TMP/origin.port" ] && break; sleep 0.1; done
+P=$(cat "$T_TMP/origin.port")
+
+# policy FILE STACK [EXTRA-ARGS]: STACK bwrap or landlock
+policy() {
+        fs_lines="  - { phase: pre-exec,   control: sufficient, module: fs_bwrap }
+  - { phase: pre-exec,   control: required,   module: fs_landlock }"
+        [ "$2" = landlock ] && fs_lines="  - { phase: pre-exec,   control: required,   module: fs_landlock }"
+        cat > "$1" <<EOT
+stockade: 1
+settings:
+  workspace: "\${CWD}"
+  write: ["\${WORKSPACE}"]
+  private_tmp: true
+  network: { mode: proxy, allow: [allowed.test, "*.good.test", private.test, localhost], deny: [bad.good.test] }
+  approval: never
+stack:
+  - { phase: pre-exec,   control: required,   module: net_proxy, args: { ports: ["80", "443", "$P"], header_timeout: 2,
+      resolve: ["allowed.test:127.0.0.1", "x.good.test:$P:127.0.0.1", "bad.good.test:127.0.0.1", "other.test:127.0.0.1"]${3-} } }
+$fs_lines
+  - { phase: in-sandbox, control: required,   module: net_proxy }
+  - { phase: in-sandbox, control: required,   module: fs_landlock, args: { fallback: true } }
+  - { phase: in-sandbox, control: required,   module: net_seccomp }
+  - { phase: egress,     control: required,   module: net_proxy }
+EOT
+}
+policy "$T_TMP/bwrap.yaml" bwrap
+policy "$T_TMP/landlock.yaml" landlock
+policy "$T_TMP/private.yaml" bwrap ", allow_private: [127.0.0.0/8]"
+
+for stack in bwrap landlock; do
+        run() { "$STK" run --policy "$T_TMP/$stack.yaml" --workspace "$T_TMP" -- "$@"; }
+        check_output "$stack: plain HTTP to an allowed name" 'status=200 .*origin ok' run "$F" "http://allowed.test:$P/plain"
+        check_output "$stack: CONNECT to an allowed name" 'status=200 .*origin ok' run "$F" --tunnel "http://allowed.test:$P/connect"
+        check_output "$stack: SOCKS5 to an allowed name" 'status=200 .*origin ok' run "$F" --socks "http://x.good.test:$P/socks"
+        check_output "$stack: a denied name is refused" 'status=403 .*network.deny has "bad.good.test"' \
+                run "$F" "http://bad.good.test:$P/"
+        check_output "$stack: an unlisted name under approval never is refused" 'status=403 .*approval: never' \
+                run "$F" "http://other.test:$P/"
+        check_output "$stack: a raw IP is refused" 'status=403 .*address literal' run "$F" "http://127.0.0.1:$P/"
+        check_output "$stack: a port not in ports is refused" 'status=403 .*port 8 is not in' run "$F" "http://allowed.test:8/"
+        check_output "$stack: SOCKS5 to a denied name is refused" 'error=97' run "$F" --socks "http://bad.good.test:$P/"
+        check_output "$stack: a direct connect ignoring the proxy fails" 'error=7 ' run "$F" --noproxy "http://127.0.0.1:$P/"
+        check_output "$stack: plain HTTP with another Host is refused" 'status=403 .*Host header' \
+                run "$F" --header "Host: other.test:$P" "http://allowed.test:$P/"
+        check_output "$stack: a tunnel carrying another Host is closed" 'error=52' \
+                run "$F" --tunnel --header "Host: other.test:$P" "http://allowed.test:$P/"
+done
+grep -q "other.test" "$ORIGIN_LOG" && not_ok "fronted requests never reached the origin" "$(cat "$ORIGIN_LOG")" \
+        || ok "fronted requests never reached the origin"
+
+# DNS rebinding: "localhost" resolves (through /etc/hosts) to loopback.
+run() { "$STK" run --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP" -- "$@"; }
+check_output "a name resolving to loopback is refused" 'status=403 .*not a public address' run "$F" "http://localhost:$P/"
+check_output "allow_private lets it through" 'status=200' \
+        "$STK" run --policy "$T_TMP/private.yaml" --workspace "$T_TMP" -- "$F" "http://localhost:$P/"
+
+# SNI: a ClientHello for another name than the CONNECT host is refused
+# before it reaches the origin; the right name passes (the origin logs "tls").
+: > "$ORIGIN_LOG"
+check_output "CONNECT whose ClientHello names another host is closed" 'error=(35|56)' \
+        run "$F" --connect-to "other.test:$P:allowed.test:$P" "https://other.test:$P/"
+grep -q '^tls' "$ORIGIN_LOG" && not_ok "the fronted ClientHello never reached the origin" || ok "the fronted ClientHello never reached the origin"
+run "$F" "https://allowed.test:$P/" > /dev/null 2>&1
+grep -q '^tls' "$ORIGIN_LOG" && ok "a ClientHello naming the CONNECT host reaches the origin" \
+        || not_ok "a ClientHello naming the CONNECT host reaches the origin" "$(cat "$ORIGIN_LOG")"
+
+# Hostile input: each refused cleanly, and a good request still works after.
+for m in bighead garbage slowloris socks-trunc; do
+        check "hostile $m: a clean refusal" run sh -c "$HOSTILE $m"
+done
+run sh -c "$HOSTILE idle 1000 & sleep 1; $F http://allowed.test:$P/after-idle; kill \$!" > "$T_TMP/idle.out" 2>&1
+if grep -q 'held 1000' "$T_TMP/idle.out" && grep -q 'status=200' "$T_TMP/idle.out"; then
+        ok "1000 idle connections held open, and a good request is served meanwhile"
+else
+        not_ok "1000 idle connections held open, and a good request is served meanwhile" "$(grep -v 'no complete request' "$T_TMP/idle.out" | tail -c 300)"
+fi
+check_output "after all that the proxy still serves" 'status=200' run sh -c "$HOSTILE garbage; $F http://allowed.test:$P/"
+
+# Audit: one record per connection, with bytes and the verdict.
+"$STK" run --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP" --audit "$T_TMP/audit.jsonl" -- "$F" "http://allowed.test:$P/audit" > /dev/null 2>&1
+check_output "each connection leaves an audit record" '"egress-connection".*"verdict": *"allow".*"bytes_in": *[1-9]' \
+        grep egress-connection "$T_TMP/audit.jsonl"
+check_output "explain shows the proxy" 'SOCKS5 proxy in the supervisor' \
+        "$STK" explain --details --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP"
