@@ -36,6 +36,8 @@ struct tty_session {
         bool termios_set;
         struct sigaction old[N_CAUGHT];
         size_t n_handlers;
+        sigset_t oldmask;       /* the mask before the session */
+        bool mask_set;
         sigset_t waitmask;      /* the mask while waiting: ours unblocked */
 };
 
@@ -69,23 +71,31 @@ enum atty_answer atty_parse_answer(const char *line)
 
 /* ---- the session: handlers, then the terminal mode ------------------------ */
 
+/* The signals are blocked for the whole session and unblocked only inside
+ * ppoll, atomically: one that comes between two waits stays pending until
+ * the next, instead of being handled just before a wait that would then
+ * sleep until the timeout.  The supervisor blocks them too while the
+ * command runs (it reads them from a signalfd); while we wait, they come to
+ * us, and are raised again when the session ends. */
 static int catch_signals(struct tty_session *t)
 {
         struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: ppoll must see EINTR */
-        sigset_t cur;
+        sigset_t ours;
 
         caught_signal = 0;
-        if (sigemptyset(&sa.sa_mask) < 0 || sigprocmask(SIG_BLOCK, NULL, &cur) < 0)
+        if (sigemptyset(&sa.sa_mask) < 0 || sigemptyset(&ours) < 0)
                 return -errno;
-        t->waitmask = cur;
+        for (size_t i = 0; i < N_CAUGHT; i++)
+                if (sigaddset(&ours, caught[i]) < 0)
+                        return -errno;
+        if (sigprocmask(SIG_BLOCK, &ours, &t->oldmask) < 0)
+                return -errno;
+        t->mask_set = true;
+        t->waitmask = t->oldmask;
         for (size_t i = 0; i < N_CAUGHT; i++) {
-                if (sigaction(caught[i], &sa, &t->old[i]) < 0)
+                if (sigdelset(&t->waitmask, caught[i]) < 0 || sigaction(caught[i], &sa, &t->old[i]) < 0)
                         return -errno;
                 t->n_handlers = i + 1;
-                /* The supervisor blocks these while the command runs (it
-                 * reads them from a signalfd); while we wait, they come to us. */
-                if (sigdelset(&t->waitmask, caught[i]) < 0)
-                        return -errno;
         }
         return 0;
 }
@@ -133,6 +143,8 @@ static void session_end(struct tty_session *t)
                 (void) tcsetattr(t->fd, TCSANOW, &t->saved); /* interrupted drain: no wait then */
         for (size_t i = t->n_handlers; i-- > 0;)
                 (void) sigaction(caught[i], &t->old[i], NULL); /* a valid signal and action: cannot fail */
+        if (t->mask_set)
+                (void) sigprocmask(SIG_SETMASK, &t->oldmask, NULL); /* a valid set: cannot fail */
         if (t->fd >= 0)
                 (void) close(t->fd); /* written data went out with the drain */
         *t = (struct tty_session) { .fd = -1 };

@@ -133,6 +133,7 @@ if [ "$took" -le 5 ]; then ok "no terminal: denied at once, not after the 30 s t
 grep -q 'no terminal to ask on (/dev/tty: .*perm_rules allow' "$T_TMP/err" && ok "no terminal: stderr says why and how to allow it" || not_ok "no terminal: stderr says why and how to allow it" "$(why)"
 
 # --- ^C at the prompt -------------------------------------------------------------------
+open_policy 10
 rm -f "$RAN"; drive "-a ^C" sh -c 'touch "$0"' "$RAN" interrupted
 expect "^C at the prompt: stockade ends by SIGINT, nothing runs" 130 no 1
 restored "^C"

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,6 +284,32 @@ static void test_no_terminal(void)
         teardown();
 }
 
+/* An egress question comes while the supervisor has the signals blocked
+ * (it reads them from a signalfd).  One that is pending, or comes during
+ * the prompt, ends it at once with DENY and is still pending afterwards for
+ * the supervisor to forward. */
+static void test_blocked_signal_ends_prompt(void)
+{
+        sigset_t term, old, pending;
+        struct timespec zero = { 0, 0 };
+        time_t start;
+
+        setup();
+        F.timeout = 5;
+        CU_ASSERT_EQUAL(sigemptyset(&term), 0);
+        CU_ASSERT_EQUAL(sigaddset(&term, SIGTERM), 0);
+        CU_ASSERT_EQUAL_FATAL(sigprocmask(SIG_BLOCK, &term, &old), 0);
+        CU_ASSERT_EQUAL(raise(SIGTERM), 0);
+        start = time(NULL);
+        CU_ASSERT_EQUAL(ask_egress("example.com", 443), STK_DENY);
+        CU_ASSERT_TRUE(time(NULL) - start < 2);
+        CU_ASSERT_EQUAL(sigpending(&pending), 0);
+        CU_ASSERT_EQUAL(sigismember(&pending, SIGTERM), 1);
+        CU_ASSERT_EQUAL(sigtimedwait(&term, NULL, &zero), SIGTERM); /* consume it: it was ours */
+        CU_ASSERT_EQUAL(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+        teardown();
+}
+
 static void test_unrememberable_host(void)
 {
         pid_t pid;
@@ -321,5 +348,6 @@ UNIT_SUITE(approval_tty,
            UNIT_TEST(test_type_ahead_dropped),
            UNIT_TEST(test_state_beneath_writable_root),
            UNIT_TEST(test_no_terminal),
+           UNIT_TEST(test_blocked_signal_ends_prompt),
            UNIT_TEST(test_unrememberable_host),
            UNIT_TEST(test_bad_args))
