@@ -2,8 +2,9 @@
 # The SDK as a third party meets it: `make install` into a prefix, a module
 # built out of tree with nothing but the installed header and pkg-config
 # (t/sdk/example_module.c, "deny_rm"), installed into the module directory
-# pkg-config names, and loaded by the installed stockade from there.  Also
-# the installed layout, with PREFIX and with DESTDIR.
+# pkg-config names, and loaded by the installed stockade from there; the
+# same for examples/approval_example with its own Makefile.  Also the
+# installed layout, with PREFIX and with DESTDIR.
 . "$(dirname "$0")/../lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -34,7 +35,9 @@ fi
 
 for f in bin/stockade lib/stockade/fs_bwrap.so etc/stockade/default.yaml etc/stockade/full-access.yaml \
          include/stockade/module.h lib/pkgconfig/stockade-module.pc share/man/man1/stockade.1 \
-         share/man/man5/stockade.yaml.5 share/man/man3/stockade-module.3; do
+         share/man/man5/stockade.yaml.5 share/man/man3/stockade-module.3 \
+         lib/stockade/approval_exec.so lib/stockade/approval_webhook.so \
+         share/man/man8/stockade-approval_exec.8 share/man/man8/stockade-approval_webhook.8; do
         if [ -e "$P/$f" ]; then ok "installed $f"; else not_ok "installed $f" "missing"; fi
 done
 S=$P/bin/stockade
@@ -119,6 +122,74 @@ else
         check_status "deny_rm still denies under fs_bwrap" $STK_EXIT_DENIED "$S" run --policy "$W" -- rm -f x
         check "the workspace is writable under fs_bwrap" "$S" run --policy "$W" -- sh -c "echo y > $T_TMP/ws/y"
 fi
+
+# --- the SDK example (examples/approval_example): its own Makefile ---------------
+# Copied out of the tree, as a security team would start from it, built
+# with nothing but the installed SDK (PKG_CONFIG_PATH above) and installed
+# by its Makefile into the directory the installed stockade trusts.
+EX=$T_TMP/approval_example
+cp -R "$top/examples/approval_example" "$EX"
+exmake() { (unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES; make -s -C "$EX" "$@"); }
+if exmake > "$T_TMP/ex.log" 2>&1 && exmake install >> "$T_TMP/ex.log" 2>&1; then
+        ok "the example builds and installs with its Makefile and pkg-config"
+else
+        not_ok "the example builds and installs with its Makefile and pkg-config" "$(tail -c 400 "$T_TMP/ex.log" | tr '\n' ' ')"
+        exit 0
+fi
+check "... into pkg-config's moduledir" test -f "$moddir/approval_example.${soext:-so}"
+# Something must ask: the test-only t_scripted (result: ask), built by the
+# prefix's own build tree and copied next to it (never installed by make).
+if submake B="$T_TMP/build" "$T_TMP/build/t/modules/t_scripted.${soext:-so}" > "$T_TMP/ts.log" 2>&1 &&
+   install -m 0644 "$T_TMP/build/t/modules/t_scripted.${soext:-so}" "$moddir/"; then
+        ok "t_scripted installed beside it to ask the questions"
+else
+        not_ok "t_scripted installed beside it" "$(tail -c 300 "$T_TMP/ts.log" | tr '\n' ' ')"
+        exit 0
+fi
+
+E=$T_TMP/example.yaml
+me=$(id -un)
+example_policy() {  # example_policy USERS NOW [HOURS]
+        cat > "$E" <<EOP
+stockade: 1
+settings:
+  workspace: $T_TMP/ws
+  write: [/]
+  private_tmp: false
+  git: off
+  protect_defaults: false
+  network: { mode: on }
+stack:
+  - { phase: permission, control: required, module: t_scripted, args: { result: ask } }
+  - { phase: permission, control: optional, module: approval_example,
+      args: { users: [$1], hours: "${3:-09-18}", days: [mon, tue, wed, thu, fri], now: "$2" } }
+EOP
+}
+ex_case() {  # ex_case NAME WANT_STATUS WANT_RAN [LOG-PATTERN]
+        rm -f "$T_TMP/ex-ran"
+        "$S" run --policy "$E" -- touch "$T_TMP/ex-ran" > "$T_TMP/ex.out" 2>&1; st=$?
+        has=no; [ -e "$T_TMP/ex-ran" ] && has=yes
+        if [ "$st" = "$2" ] && [ "$has" = "$3" ] && { [ -z "${4:-}" ] || grep -qE -- "$4" "$T_TMP/ex.out"; }; then
+                ok "$1"
+        else
+                not_ok "$1" "status $st want $2, ran $has want $3: $(tail -c 300 "$T_TMP/ex.out" | tr '\n' ' ')"
+        fi
+}
+example_policy "$me" "2025-06-02 10:30"   # a Monday
+ex_case "example: a listed user, Monday 10:30: the command runs" 0 yes
+example_policy "$me" "2025-06-02 18:00"
+ex_case "example: 18:00, out of hours: denied" $STK_EXIT_DENIED no 'approvals only from 09:00 to 18:00'
+example_policy "$me" "2025-06-02 08:59"
+ex_case "example: 08:59, out of hours: denied" $STK_EXIT_DENIED no
+example_policy "$me" "2025-06-07 10:30"   # a Saturday
+ex_case "example: Saturday: denied" $STK_EXIT_DENIED no 'no approvals on sat'
+example_policy "someone-else" "2025-06-02 10:30"
+ex_case "example: a user not on the list: denied" $STK_EXIT_DENIED no "user $me is not on the approval list"
+example_policy "$me" "2025-06-02 10:30" "18-09"
+ex_case "example: bad hours are a policy error" $STK_EXIT_POLICY no 'hours "18-09"'
+example_policy "$me" "2025-06-02 10:30"
+check_output "example: explain --details shows the rule" 'allow commands of 1 listed user\(s\) on mon,tue,wed,thu,fri from 09:00 to 18:00' \
+        "$S" explain --details --policy "$E"
 
 # --- doctor of the installed tree: modules from MODULEDIR, profiles from SYSCONFDIR
 "$S" doctor --json > "$T_TMP/doctor.json" 2> "$T_TMP/doctor.err"; st=$?
