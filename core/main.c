@@ -19,6 +19,7 @@ static void usage_main(FILE *f)
                 "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n"
                 "       stockade doctor [--json]\n"
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
+                "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
                 "       stockade --version | --help\n"
                 "\n"
                 "Runs CMD inside the sandbox the profile's module stack builds.  Exit status:\n"
@@ -93,6 +94,8 @@ int main(int argc, char **argv)
                 return cli_doctor(argc - 1, argv + 1);
         if (streq(argv[1], "approvals"))
                 return cli_approvals(argc - 1, argv + 1);
+        if (streq(argv[1], "compare"))
+                return cli_compare(argc - 1, argv + 1);
         fprintf(stderr, "stockade: unknown command \"%s\"\n", argv[1]);
         usage_main(stderr);
         return STK_EXIT_USAGE;
