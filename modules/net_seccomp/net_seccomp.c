@@ -27,7 +27,8 @@ static const struct stk_arg_spec ns_args[] = {
           "namespaces mount kexec kernel_modules personality open_by_handle" },
         { "log", STK_ARG_BOOL, 0, "have the kernel log every refused syscall (SECCOMP_FILTER_FLAG_LOG)" },
         { "guard_unix", STK_ARG_BOOL, 0,
-          "with the network off, connect() only to unix sockets the command may reach (default true)" },
+          "connect() checked by the supervisor: unix sockets the command may reach, and through the proxy, "
+          "TCP only to the proxy on 127.0.0.1 (default true)" },
         { "unix_allow", STK_ARG_LIST, STK_ARG_TRUSTED,
           "unix sockets reachable wherever they are (an ssh-agent, a gpg-agent): absolute paths" },
         { NULL, 0, 0, NULL },
@@ -213,10 +214,17 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
         return r < 0 ? r : 0;
 }
 
+/* ABI 1.2: the port net_proxy published; 0 from an older core. */
+static int settings_proxy_port(const struct stk_settings *s)
+{
+        return s->size >= offsetof(struct stk_settings, proxy_port) + sizeof(s->proxy_port) ? s->proxy_port : 0;
+}
+
 static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
 {
         const struct stk_settings *s = host->settings(ctx);
-        struct ns_unix_policy pol = { .write = s->write, .allow = host->arg_list(ctx, "unix_allow") };
+        struct ns_unix_policy pol = { .write = s->write, .allow = host->arg_list(ctx, "unix_allow"),
+                                      .network = s->network, .proxy_port = settings_proxy_port(s) };
         int r = ns_unix_handle(fd, &pol);
 
         if (r < 0) {

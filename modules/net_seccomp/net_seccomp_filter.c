@@ -169,9 +169,10 @@ int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void 
         r = set_attrs(b.f, o, log, userdata);
         /* Pathname unix sockets outside the writable roots: a read-only
          * mount does not stop connect(), so the supervisor answers each
-         * connect (net_seccomp_unix.c).  Only with the network off: then
-         * every socket is AF_UNIX and nothing else needs a decision. */
-        if (r >= 0 && o->guard_unix && o->network == STK_NET_OFF) {
+         * connect (net_seccomp_unix.c).  With the network off every socket
+         * is AF_UNIX; through the proxy TCP connects are checked too (the
+         * proxy on loopback is the one destination). */
+        if (r >= 0 && o->guard_unix && o->network != STK_NET_ON) {
                 r = seccomp_rule_add(b.f, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
                 /* A datagram to an address bypasses connect: refuse it. */
                 if (r >= 0)
@@ -241,7 +242,7 @@ int ns_compile(const struct ns_opts *o, struct ns_prog *ret, ns_log_fn log, void
         /* What seccomp_load() would pass: SECCOMP_FILTER_FLAG_LOG for
          * `log: true`; no TSYNC (the child has one thread). */
         p.flags = o->log ? SECCOMP_FILTER_FLAG_LOG : 0;
-        if (o->guard_unix && o->network == STK_NET_OFF)
+        if (o->guard_unix && o->network != STK_NET_ON)
                 p.flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
         *ret = p;
         return 0;

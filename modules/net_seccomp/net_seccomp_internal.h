@@ -98,6 +98,8 @@ void ns_prog_done(struct ns_prog *p);
 struct ns_unix_policy {
         const char *const *write;     /* writable roots */
         const char *const *allow;     /* sockets reachable wherever they are (unix_allow) */
+        enum stk_network network;
+        int proxy_port;               /* mode proxy: the only TCP destination, on 127.0.0.1 */
 };
 
 /* Answer one pending notification on `listener`: connect for the command

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * guard_unix, the supervisor's side: with the network off, every connect()
- * of the command arrives here as a seccomp user notification (a read-only
+ * guard_unix, the supervisor's side: with the network off or through the
+ * proxy, every connect() of the command arrives here as a seccomp user notification (a read-only
  * bind does not stop connect() to a socket file, so /run/docker.sock or a
  * session bus would otherwise be reachable).
  *
@@ -32,6 +32,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
+#include <netinet/in.h>
 #include <unistd.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
@@ -154,20 +155,25 @@ static int connect_for(pid_t pid, int sockfd, const struct sockaddr_un *sa, sock
 }
 
 /* The address, copied once from the command's memory. */
-static int read_addr(const struct seccomp_notif *req, struct sockaddr_un *sa, socklen_t *len)
+static int read_addr(const struct seccomp_notif *req, struct sockaddr_storage *ss, socklen_t *len)
 {
+        struct sockaddr_un *sa = (struct sockaddr_un *) ss;
         uint64_t want = req->data.args[2];
-        struct iovec local = { sa, sizeof(*sa) }, remote = { (void *) (uintptr_t) req->data.args[1], 0 };
+        struct iovec local = { ss, sizeof(*ss) }, remote = { (void *) (uintptr_t) req->data.args[1], 0 };
         ssize_t n;
 
-        memset(sa, 0, sizeof(*sa));
-        if (want < sizeof(sa_family_t) || want > sizeof(*sa))
+        memset(ss, 0, sizeof(*ss));
+        if (want < sizeof(sa_family_t) || want > sizeof(*ss))
                 return -EINVAL;
         remote.iov_len = local.iov_len = (size_t) want;
         n = process_vm_readv(req->pid, &local, 1, &remote, 1, 0);
         if (n != (ssize_t) want)
                 return -EFAULT;
         *len = (socklen_t) want;
+        if (ss->ss_family != AF_UNIX)
+                return 0;
+        if (want > sizeof(*sa))
+                return -EINVAL;
         /* sun_path need not be terminated: make our copy so, and a path
          * that fills the field is too long for our "/proc/self/fd" trick
          * only if it is a path; it stays as given for the checks. */
@@ -175,7 +181,46 @@ static int read_addr(const struct seccomp_notif *req, struct sockaddr_un *sa, so
                 ((char *) sa)[want] = '\0';
         else
                 sa->sun_path[sizeof(sa->sun_path) - 1] = '\0';
-        return sa->sun_family == AF_UNIX ? 0 : -EAFNOSUPPORT;
+        return 0;
+}
+
+/* Network mode proxy: the one TCP destination is the proxy on loopback.
+ * Landlock matches ports only, so without this the command could reach the
+ * proxy's port number on any host. */
+static bool is_proxy(const struct sockaddr_storage *ss, socklen_t len, const struct ns_unix_policy *pol)
+{
+        if (pol->proxy_port <= 0)
+                return false;
+        if (ss->ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+                const struct sockaddr_in *a = (const struct sockaddr_in *) ss;
+                return ntohs(a->sin_port) == pol->proxy_port && a->sin_addr.s_addr == htonl(INADDR_LOOPBACK);
+        }
+        return false; /* the proxy listens on 127.0.0.1 only */
+}
+
+/* Connect the command's TCP socket to the proxy ourselves, with our copy
+ * of the address; 0 or -errno for it (EINPROGRESS for a non-blocking one). */
+static int connect_inet_for(pid_t pid, int sockfd, const struct sockaddr_storage *ss, socklen_t len,
+                            const struct ns_unix_policy *pol)
+{
+        int pidfd, sock, r = 0;
+
+        if (pol->network != STK_NET_PROXY)
+                return -EAFNOSUPPORT;
+        if (ss->ss_family != AF_UNSPEC && !is_proxy(ss, len, pol))
+                return -EACCES;
+        pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
+        if (pidfd < 0)
+                return -ESRCH;
+        sock = (int) syscall(SYS_pidfd_getfd, pidfd, sockfd, 0);
+        if (sock < 0)
+                r = -EBADF;
+        else if (connect(sock, (const struct sockaddr *) ss, len) < 0)
+                r = -errno;
+        if (sock >= 0)
+                close(sock);
+        close(pidfd);
+        return r;
 }
 
 int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
@@ -183,7 +228,7 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
         struct seccomp_notif *req = NULL;
         struct seccomp_notif_resp *resp = NULL;
         struct pollfd pfd = { .fd = listener, .events = POLLIN };
-        struct sockaddr_un sa;
+        struct sockaddr_storage ss;
         socklen_t len = 0;
         int r;
 
@@ -204,12 +249,14 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
                 seccomp_notify_free(req, resp);
                 return r;
         }
-        r = req->data.nr == __NR_connect ? read_addr(req, &sa, &len) : -EPERM;
+        r = req->data.nr == __NR_connect ? read_addr(req, &ss, &len) : -EPERM;
         /* The pid may have been reused if the caller died since. */
         if (r >= 0 && seccomp_notify_id_valid(listener, req->id) < 0)
                 r = -ESRCH;
-        if (r >= 0)
-                r = connect_for(req->pid, (int) req->data.args[0], &sa, len, pol);
+        if (r >= 0 && ss.ss_family == AF_UNIX)
+                r = connect_for(req->pid, (int) req->data.args[0], (const struct sockaddr_un *) &ss, len, pol);
+        else if (r >= 0)
+                r = connect_inet_for(req->pid, (int) req->data.args[0], &ss, len, pol);
         resp->id = req->id;
         resp->val = 0;
         resp->error = r < 0 ? r : 0;

@@ -65,6 +65,26 @@ done
 grep -q "other.test" "$ORIGIN_LOG" && not_ok "fronted requests never reached the origin" "$(cat "$ORIGIN_LOG")" \
         || ok "fronted requests never reached the origin"
 
+# Landlock matches TCP ports, not addresses: the proxy's port number on
+# another address must stay unreachable (net_seccomp's connect check).
+python3 -c '
+import socket,sys,time
+s=socket.socket(); s.bind(("127.0.0.2",0)); s.listen(8)
+open(sys.argv[1],"w").write(str(s.getsockname()[1]))
+s.settimeout(60)
+try:
+    c,_=s.accept(); open(sys.argv[2],"w").write("reached")
+except Exception: pass' "$T_TMP/q.port" "$T_TMP/q.reached" &
+T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T_TMP/q.port" ] && break; sleep 0.1; done
+Q=$(cat "$T_TMP/q.port")
+policy "$T_TMP/landlock-q.yaml" landlock ", listen_port: $Q"
+check_output "landlock: the proxy's port on another address is refused" 'error=7 ' \
+        "$STK" run --policy "$T_TMP/landlock-q.yaml" --workspace "$T_TMP" -- "$F" --noproxy "http://127.0.0.2:$Q/"
+[ -e "$T_TMP/q.reached" ] && not_ok "landlock: nothing reached 127.0.0.2:$Q" || ok "landlock: nothing reached 127.0.0.2:$Q"
+check_output "landlock: the proxy itself still works on that port" 'status=200' \
+        "$STK" run --policy "$T_TMP/landlock-q.yaml" --workspace "$T_TMP" -- "$F" "http://allowed.test:$P/"
+
 # DNS rebinding: "localhost" resolves (through /etc/hosts) to loopback.
 run() { "$STK" run --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP" -- "$@"; }
 check_output "a name resolving to loopback is refused" 'status=403 .*not a public address' run "$F" "http://localhost:$P/"
