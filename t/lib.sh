@@ -73,6 +73,13 @@ t_make_workspace() {
         echo hello > "$T_WS/file.txt"
 }
 
+# t_wait_for TEST PATH: up to 10 s for a fixture to appear (a loaded CI
+# machine can take seconds to start python).
+t_wait_for() {
+        _i=0
+        while [ $_i -lt 100 ] && ! test "$1" "$2"; do sleep 0.1; _i=$((_i + 1)); done
+}
+
 # Network fixtures on loopback and in T_TMP, stopped by the cleanup.
 # t_tcp_listener: sets T_PORT to a listening 127.0.0.1 port.
 t_tcp_listener() {
@@ -81,7 +88,7 @@ import socket,sys,time
 s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(8)
 open(sys.argv[1],"w").write(str(s.getsockname()[1])); time.sleep(30)' "$T_TMP/.port" &
         T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
-        for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T_TMP/.port" ] && break; sleep 0.1; done
+        t_wait_for -s "$T_TMP/.port"
         T_PORT=$(cat "$T_TMP/.port")
 }
 
@@ -100,7 +107,7 @@ for p in sys.argv[1:]:
 time.sleep(30)' "$@" &
         T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
         eval "last=\${$#}"
-        for _ in 1 2 3 4 5 6 7 8 9 10; do [ -S "$last" ] && break; sleep 0.1; done
+        t_wait_for -S "$last"
 }
 
 # Python probes printing CONNECTED or REFUSED <why>: TCP to 127.0.0.1:ARG,

@@ -136,7 +136,7 @@ except Exception:
 EOF
         LISTENER=$!
         T_CLEANUP="$T_CLEANUP; kill $LISTENER 2>/dev/null"
-        for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$PORTFILE" ] && break; sleep 0.2; done
+        t_wait_for -s "$PORTFILE"
         PORT=$(cat "$PORTFILE" 2>/dev/null)
         CONNECT='import socket,sys
 try:

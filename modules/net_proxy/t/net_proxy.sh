@@ -14,7 +14,7 @@ F=$(t_helper fetch-helper) && HOSTILE=$(t_helper hostile-helper) || { skip "net_
 ORIGIN_LOG="$T_TMP/origin.log"
 "$STK_BUILD/t/helpers/origin-helper" "$ORIGIN_LOG" > "$T_TMP/origin.port" &
 T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T_TMP/origin.port" ] && break; sleep 0.1; done
+t_wait_for -s "$T_TMP/origin.port"
 P=$(cat "$T_TMP/origin.port")
 
 # policy FILE STACK [EXTRA-ARGS]: STACK bwrap or landlock
@@ -76,7 +76,7 @@ try:
     c,_=s.accept(); open(sys.argv[2],"w").write("reached")
 except Exception: pass' "$T_TMP/q.port" "$T_TMP/q.reached" &
 T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T_TMP/q.port" ] && break; sleep 0.1; done
+t_wait_for -s "$T_TMP/q.port"
 Q=$(cat "$T_TMP/q.port")
 policy "$T_TMP/landlock-q.yaml" landlock ", listen_port: $Q"
 check_output "landlock: the proxy's port on another address is refused" 'error=7 ' \
