@@ -129,7 +129,7 @@ static void log_result(struct stk_ctx *ctx, const struct stk_request *req, const
         char *cmd = argv_text(req->argv);
 
         host->log(ctx, STK_LOG_INFO, "%s: %s (%zu simple command%s)", pr_verdict_name(res->verdict),
-                  cmd ? cmd : "?", res->n_cmds, res->n_cmds == 1 ? "" : "s");
+                  cmd ? cmd : "?", res->n_simple, res->n_simple == 1 ? "" : "s");
         for (size_t i = 0; i < res->n; i++)
                 host->log(ctx, res->entries[i].verdict == res->verdict ? STK_LOG_INFO : STK_LOG_DEBUG,
                           "  %s: %s <- %s", pr_verdict_name(res->entries[i].verdict), res->entries[i].command,
@@ -229,8 +229,13 @@ static int pr_explain(struct stk_ctx *ctx, char **ret_text)
         print_patterns(f, &r, PR_ASK);
         print_patterns(f, &r, PR_ALLOW);
         fprintf(f, "  default %s\n", pr_verdict_name(r.dflt));
-        fprintf(f, "  seen through: sh bash dash zsh ksh mksh ash -c strings; env nice nohup timeout xargs sudo "
-                   "doas command builtin exec time setsid stdbuf busybox; find -exec\n");
+        fprintf(f, "  seen through: -c strings of");
+        for (const char *const *n = pr_parsed_shells; *n; n++)
+                fprintf(f, " %s", *n);
+        fprintf(f, "; wrappers");
+        for (size_t i = 0; pr_wrapper_name(i); i++)
+                fprintf(f, " %s", pr_wrapper_name(i));
+        fprintf(f, "; find -exec\n");
         fprintf(f, "  ASK: eval, source, trap, alias, here-documents or pipes into a shell, $VAR or $(...) as "
                    "the program, arithmetic on variables, parse errors\n");
         pr_rules_done(&r);

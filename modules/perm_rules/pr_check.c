@@ -379,6 +379,7 @@ static void check_words(struct walk *k, const struct pr_word *w, size_t n, int s
         if (!unwrap(k, &w, &n, shells, &hops))
                 return;
         check_builtin(k, w, n);
+        k->res->n_simple++;
         pr_rules_judge(k->rules, w, n, &j);
         record_judgement(k, w, n, &j);
         if (strcmp(pr_basename(w[0].text), "find") == 0)

@@ -19,7 +19,7 @@
 /* Limits.  A hostile command string must exhaust neither the stack nor
  * memory: past any of them the answer is ASK, never a crash or an ALLOW. */
 #define PR_MAX_SCRIPT        (256 * 1024) /* bytes in one shell string */
-#define PR_MAX_DEPTH         24           /* nesting: ( ), { }, $( ), if, ${ }, ... */
+#define PR_MAX_DEPTH         64           /* nesting: ( ), { }, $( ), if, ${ }, ... */
 #define PR_MAX_SHELLS        8            /* nested `sh -c` */
 #define PR_MAX_HOPS          32           /* wrappers around one command */
 #define PR_MAX_CMDS          2048         /* simple commands in one decision */
@@ -203,6 +203,9 @@ struct pr_shell {
 };
 void pr_shell_args(const struct pr_word *w, size_t n, struct pr_shell *ret);
 const char *pr_basename(const char *path);
+/* For explain and the man-page test. */
+const char *pr_wrapper_name(size_t i);
+extern const char *const pr_parsed_shells[];  /* NULL-terminated */
 bool pr_is_identifier(const char *s, size_t n);
 const char *pr_risky_assignment(const char *assign);
 
@@ -219,7 +222,8 @@ struct pr_result {
         struct pr_entry *entries;
         size_t n, cap;
         size_t dropped;         /* entries past PR_MAX_ENTRIES (still counted in verdict) */
-        size_t n_cmds;          /* simple commands judged, nested ones included */
+        size_t n_cmds;          /* commands walked (shells and wrappers included): the limit */
+        size_t n_simple;        /* simple commands judged by the rules */
         bool oom;
 };
 

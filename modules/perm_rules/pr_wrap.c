@@ -62,9 +62,15 @@ static const struct wrapper wrappers[] = {
         { "busybox", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 },
 };
 
+/* The i-th wrapper's name, NULL past the end (explain, the man-page test). */
+const char *pr_wrapper_name(size_t i)
+{
+        return i < sizeof(wrappers) / sizeof(wrappers[0]) ? wrappers[i].name : NULL;
+}
+
 /* Shells whose language we parse (bash's grammar covers POSIX sh, dash,
  * ksh and zsh's common ground), and shells we do not parse at all. */
-static const char *const parsed_shells[] = { "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "lksh", "ash",
+const char *const pr_parsed_shells[] = { "sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "lksh", "ash",
                                              "posh", "yash", "rbash", NULL };
 static const char *const other_shells[] = { "fish", "csh", "tcsh", "nu", "pwsh", "elvish", "xonsh", "rc", "es",
                                             "oksh", NULL };
@@ -300,7 +306,7 @@ void pr_shell_args(const struct pr_word *w, size_t n, struct pr_shell *ret)
                 shell_opaque(ret, "a shell whose language perm_rules does not parse");
                 return;
         }
-        if (!in_list(parsed_shells, base, strlen(base)))
+        if (!in_list(pr_parsed_shells, base, strlen(base)))
                 return;
         i = shell_options(w, n, &c, ret);
         if (ret->kind == PR_SHELL_OPAQUE)

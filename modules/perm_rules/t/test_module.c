@@ -368,6 +368,57 @@ static void test_module_policy_errors(void)
         free(unprobed.audit);
 }
 
+static char *read_man_page(void)
+{
+        char path[512], *text = NULL;
+        size_t len = 0;
+        FILE *f, *m;
+
+        snprintf(path, sizeof(path), "%.*s/../stockade-perm_rules.8", (int) (strrchr(__FILE__, '/') - __FILE__), __FILE__);
+        f = fopen(path, "re");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        m = open_memstream(&text, &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        for (int c; (c = fgetc(f)) != EOF;)
+                if (c != '\\')       /* roff escapes: \- is - */
+                        fputc(c, m);
+        fclose(f);
+        CU_ASSERT_EQUAL_FATAL(fclose(m), 0);
+        return text;
+}
+
+/* The man page names every wrapper and shell the code sees through, and
+ * each one is really seen through. */
+static void test_man_page_lists_wrappers(void)
+{
+        char *man = read_man_page();
+
+        for (size_t i = 0; pr_wrapper_name(i); i++) {
+                const char *name = pr_wrapper_name(i);
+                bool duration = strcmp(name, "timeout") == 0;
+                struct pr_word w[] = { { (char *) name, 0 }, { (char *) "5", 0 }, { (char *) "true", 0 } };
+                struct pr_unwrap u;
+                char b[64], br[64], brq[64];
+                snprintf(b, sizeof(b), "\n.B %s\n", name);
+                snprintf(br, sizeof(br), "\n.BR %s ", name);
+                snprintf(brq, sizeof(brq), "\n.BR \"%s ", name);
+                if (!strstr(man, b) && !strstr(man, br) && !strstr(man, brq))
+                        fprintf(stderr, "\n  wrapper %s is not in the man page", name);
+                CU_ASSERT(strstr(man, b) || strstr(man, br) || strstr(man, brq));
+                if (!duration)
+                        w[1] = w[2];
+                CU_ASSERT_EQUAL(pr_unwrap(w, duration ? 3 : 2, &u), 0);
+                CU_ASSERT(u.kind == PR_UNWRAP_INNER && u.start == (duration ? 2 : 1));
+        }
+        for (const char *const *s = pr_parsed_shells; *s; s++) {
+                struct pr_word w[] = { { (char *) *s, 0 }, { (char *) "-c", 0 }, { (char *) "ls", 0 } };
+                struct pr_shell sh;
+                pr_shell_args(w, 3, &sh);
+                CU_ASSERT(sh.kind == PR_SHELL_STRING && sh.script == 2);
+        }
+        free(man);
+}
+
 UNIT_SUITE(perm_rules_module,
            UNIT_TEST(test_pattern_grammar),
            UNIT_TEST(test_pattern_errors),
@@ -378,4 +429,5 @@ UNIT_SUITE(perm_rules_module,
            UNIT_TEST(test_default_ignore),
            UNIT_TEST(test_module_descriptor),
            UNIT_TEST(test_module_decides_logs_audits),
-           UNIT_TEST(test_module_policy_errors))
+           UNIT_TEST(test_module_policy_errors),
+           UNIT_TEST(test_man_page_lists_wrappers))
