@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perm_rules: the decision for one request.  Every simple command the
+ * shell would run is judged: through wrappers (each wrapper layer is also
+ * checked against the deny and ask patterns, so `deny: ["sudo *"]` works),
+ * into nested `sh -c` strings and `find -exec`, with builtins that run code
+ * we cannot see (eval, source, trap, ...) as ASK.  The worst verdict wins:
+ * deny > ask > ignore > allow.  Ignore outranks allow so that one
+ * unmatched command under `default: ignore` leaves the whole request to the
+ * other lines instead of riding along with an allowed one.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pr_internal.h"
+
+struct walk {
+        const struct pr_rules *rules;
+        struct pr_result *res;
+        bool over_limit;   /* PR_MAX_CMDS reached: said once */
+};
+
+static int rank(enum stk_verdict v)
+{
+        switch (v) {
+        case STK_ALLOW: return 1;
+        case STK_IGNORE: return 2;
+        case STK_ASK: return 3;
+        case STK_DENY: return 4;
+        default: return 0;
+        }
+}
+
+/* The words as one line for the log: quoted where a word has blanks. */
+static char *command_text(const struct pr_word *w, size_t n)
+{
+        struct pr_buf b = { 0 };
+
+        for (size_t i = 0; i < n && b.n < 400; i++) {
+                bool quote = !w[i].text[0] || strpbrk(w[i].text, " \t\n");
+                if (i)
+                        pr_buf_putc(&b, ' ');
+                if (quote)
+                        pr_buf_putc(&b, '\'');
+                pr_buf_put(&b, w[i].text, strlen(w[i].text));
+                if (quote)
+                        pr_buf_putc(&b, '\'');
+        }
+        if (b.n >= 400) {
+                b.n = 400;
+                pr_buf_put(&b, "...", 3);
+        }
+        return pr_buf_take(&b);
+}
+
+static void record(struct walk *k, char *command, enum stk_verdict v, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+
+/* Takes `command` (NULL when out of memory). */
+static void record(struct walk *k, char *command, enum stk_verdict v, const char *fmt, ...)
+{
+        struct pr_result *r = k->res;
+        char *why = NULL;
+        va_list ap;
+
+        if (rank(v) > rank(r->verdict))
+                r->verdict = v;
+        if (r->n >= PR_MAX_ENTRIES) {
+                r->dropped++;
+                free(command);
+                return;
+        }
+        va_start(ap, fmt);
+        if (vasprintf(&why, fmt, ap) < 0)
+                why = NULL;
+        va_end(ap);
+        if (r->n == r->cap) {
+                size_t cap = r->cap ? r->cap * 2 : 8;
+                struct pr_entry *ne = reallocarray(r->entries, cap, sizeof(*ne));
+                if (ne) {
+                        r->entries = ne;
+                        r->cap = cap;
+                }
+        }
+        if (!command || !why || r->n == r->cap) {
+                r->oom = true;
+                free(command);
+                free(why);
+                return;
+        }
+        r->entries[r->n++] = (struct pr_entry){ command, v, why };
+}
+
+static void record_words(struct walk *k, const struct pr_word *w, size_t n, enum stk_verdict v, const char *why)
+{
+        record(k, command_text(w, n), v, "%s", why);
+}
+
+static void record_judgement(struct walk *k, const struct pr_word *w, size_t n, const struct pr_judgement *j)
+{
+        if (!j->pattern)
+                record(k, command_text(w, n), j->verdict, "default (no pattern matches)");
+        else
+                record(k, command_text(w, n), j->verdict, "%s \"%s\"%s", pr_kind_name(j->kind), j->pattern->text,
+                       j->unsure ? " may match: some words are known only at run time" : "");
+}
+
+/* A wrapper or shell layer: only deny and ask patterns apply to it. */
+static void judge_layer(struct walk *k, const struct pr_word *w, size_t n)
+{
+        struct pr_judgement j;
+
+        pr_rules_judge_layer(k->rules, w, n, &j);
+        if (j.verdict != STK_VERDICT_UNSET)
+                record_judgement(k, w, n, &j);
+}
+
+static void check_assignment(struct walk *k, const char *assign)
+{
+        const char *why = pr_risky_assignment(assign);
+
+        if (why)
+                record(k, strdup(assign), STK_ASK, "assignment: %s", why);
+}
+
+static void check_words(struct walk *k, const struct pr_word *w, size_t n, int shells, int hops);
+
+static void check_list(struct walk *k, const struct pr_cmdlist *l, int shells)
+{
+        for (size_t i = 0; i < l->n; i++) {
+                const struct pr_cmd *c = &l->cmds[i];
+                if (c->opaque) {
+                        record(k, strdup("(shell string)"), STK_ASK, "cannot see through: %s", c->opaque);
+                        continue;
+                }
+                for (size_t a = 0; a < c->n_assigns; a++)
+                        check_assignment(k, c->assigns[a]);
+                check_words(k, c->words, c->n_words, shells, 0);
+        }
+        if (l->overflow)
+                record(k, strdup("(shell string)"), STK_ASK, "cannot see through: more simple commands than "
+                       "perm_rules judges");
+}
+
+static void nested_shell(struct walk *k, const char *script, int shells)
+{
+        struct pr_cmdlist l = { 0 };
+
+        if (shells >= PR_MAX_SHELLS) {
+                record(k, strdup(script), STK_ASK, "cannot see through: shells nested deeper than perm_rules follows");
+                return;
+        }
+        if (pr_split(script, &l) < 0)
+                k->res->oom = true;
+        check_list(k, &l, shells + 1);
+        pr_cmdlist_done(&l);
+}
+
+/* A copy of the words (texts shared) with room for one more. */
+static struct pr_word *words_copy(const struct pr_word *w, size_t n)
+{
+        struct pr_word *c = calloc(n + 1, sizeof(*c));
+
+        if (c && n)
+                memcpy(c, w, n * sizeof(*c));
+        return c;
+}
+
+/* xargs runs its command with words read from stdin appended, or with each
+ * -I stand-in replaced by a line of it. */
+static void check_xargs(struct walk *k, const struct pr_word *w, size_t n, const char *replace, int shells, int hops)
+{
+        static const struct pr_word echo = { (char *) "echo", 0 };
+        static const struct pr_word input = { (char *) "<words from stdin>", PR_W_DYN | PR_W_SPLIT };
+        struct pr_word *c;
+
+        if (n == 0) {
+                w = &echo;
+                n = 1;
+        }
+        c = words_copy(w, n);
+        if (!c) {
+                k->res->oom = true;
+                return;
+        }
+        if (replace) {
+                for (size_t i = 0; i < n; i++)
+                        if (strstr(c[i].text, replace))
+                                c[i].flags |= PR_W_DYN;
+        } else {
+                c[n++] = input;
+        }
+        check_words(k, c, n, shells, hops);
+        free(c);
+}
+
+/* find -exec/-execdir/-ok/-okdir CMD ... ; (or {} +): CMD runs too. */
+static void check_find(struct walk *k, const struct pr_word *w, size_t n, int shells, int hops)
+{
+        static const char *const actions[] = { "-exec", "-execdir", "-ok", "-okdir", NULL };
+
+        for (size_t i = 1; i < n; i++) {
+                bool is_action = false, plus = false;
+                size_t start = i + 1, j;
+                for (const char *const *a = actions; *a; a++)
+                        is_action |= !(w[i].flags & PR_W_DYN) && strcmp(w[i].text, *a) == 0;
+                if (!is_action)
+                        continue;
+                for (j = start; j < n; j++) {
+                        if (w[j].flags & PR_W_DYN)
+                                continue;
+                        if (strcmp(w[j].text, ";") == 0)
+                                break;
+                        if (strcmp(w[j].text, "+") == 0 && j > start && strcmp(w[j - 1].text, "{}") == 0) {
+                                plus = true;
+                                break;
+                        }
+                }
+                if (j >= n) {
+                        record_words(k, w, n, STK_ASK, "cannot see through: find -exec without ; or +");
+                        return;
+                }
+                struct pr_word *c = words_copy(w + start, j - start);
+                if (!c) {
+                        k->res->oom = true;
+                        return;
+                }
+                for (size_t m = 0; m < j - start; m++)
+                        if (strstr(c[m].text, "{}"))
+                                c[m].flags |= PR_W_DYN | (plus ? PR_W_SPLIT : 0);
+                check_words(k, c, j - start, shells, hops + 1);
+                free(c);
+                i = j;
+        }
+}
+
+struct builtin_rule {
+        const char *name;
+        const char *why;
+};
+
+/* Shell builtins that run code perm_rules cannot read. */
+static const struct builtin_rule opaque_builtins[] = {
+        { "eval", "eval runs a string built at run time" },
+        { "source", "source runs a file perm_rules cannot read" },
+        { ".", ". runs a file perm_rules cannot read" },
+        { "trap", "trap runs its string later" },
+        { "alias", "an alias makes a name run other words" },
+        { "enable", "enable can load a builtin from a shared object" },
+        { "fc", "fc runs commands from the history" },
+        { "let", "let is arithmetic: it can run commands hidden in a variable" },
+        { "bind", "bind -x runs commands" },
+        { "complete", "complete -C runs commands" },
+        { "compgen", "compgen -C runs commands" },
+        { NULL, NULL },
+};
+
+/* Builtins taking variable names: bash expands a subscript in a name
+ * (printf -v 'a[$(cmd)]' runs cmd). */
+static const char *const name_builtins[] = { "declare", "typeset", "local", "export", "readonly", "unset", "read",
+                                             "printf", "wait", "getopts", "test", "[", "mapfile", "readarray", NULL };
+static const char *const declaration_builtins[] = { "declare", "typeset", "local", "export", "readonly", NULL };
+
+static bool listed(const char *const *list, const char *s)
+{
+        for (; *list; list++)
+                if (strcmp(*list, s) == 0)
+                        return true;
+        return false;
+}
+
+static bool option_has(const struct pr_word *w, size_t n, char c)
+{
+        for (size_t i = 1; i < n; i++)
+                if (w[i].text[0] == '-' && strchr(w[i].text + 1, c))
+                        return true;
+        return false;
+}
+
+static void check_builtin(struct walk *k, const struct pr_word *w, size_t n)
+{
+        const char *name = w[0].text;
+
+        if (strchr(name, '/'))
+                return;
+        for (const struct builtin_rule *b = opaque_builtins; b->name; b++)
+                if (strcmp(name, b->name) == 0)
+                        record_words(k, w, n, STK_ASK, b->why);
+        if ((strcmp(name, "hash") == 0 && option_has(w, n, 'p')) ||
+            ((strcmp(name, "mapfile") == 0 || strcmp(name, "readarray") == 0) && option_has(w, n, 'C')))
+                record_words(k, w, n, STK_ASK, "this option makes a name run a program or a callback");
+        if (listed(declaration_builtins, name)) {
+                if (option_has(w, n, 'i'))
+                        record_words(k, w, n, STK_ASK, "an integer variable evaluates what is assigned to it "
+                                     "as arithmetic, which can run commands");
+                for (size_t i = 1; i < n; i++)
+                        if (w[i].text[0] != '-' && strchr(w[i].text, '='))
+                                check_assignment(k, w[i].text);
+        }
+        if (listed(name_builtins, name))
+                for (size_t i = 1; i < n; i++)
+                        if (strchr(w[i].text, '[') && (strchr(w[i].text, '$') || strchr(w[i].text, '`'))) {
+                                record_words(k, w, n, STK_ASK, "a subscripted variable name: bash evaluates "
+                                             "the subscript, which can run commands");
+                                break;
+                        }
+}
+
+/* Peel wrappers off; follow shells.  Returns false when done (the words
+ * were handled), true when w/n is a command to judge. */
+static bool unwrap(struct walk *k, const struct pr_word **w, size_t *n, int shells, int *hops)
+{
+        for (;; (*hops)++) {
+                struct pr_unwrap u;
+                struct pr_shell sh;
+                if (*n == 0)
+                        return false;
+                if (*hops > PR_MAX_HOPS) {
+                        record_words(k, *w, *n, STK_ASK, "cannot see through: more wrappers than perm_rules follows");
+                        return false;
+                }
+                if ((*w)[0].flags & PR_W_DYN) {
+                        record_words(k, *w, *n, STK_ASK, "cannot see through: the program is an expansion, "
+                                     "known only at run time");
+                        return false;
+                }
+                pr_unwrap(*w, *n, &u);
+                if (u.kind != PR_UNWRAP_NONE) {
+                        judge_layer(k, *w, *n);
+                        for (size_t a = u.assign_from; a < u.assign_to; a++)
+                                check_assignment(k, (*w)[a].text);
+                }
+                switch (u.kind) {
+                case PR_UNWRAP_OPAQUE:
+                        record_words(k, *w, *n, STK_ASK, u.why);
+                        return false;
+                case PR_UNWRAP_EMPTY:
+                        return false;
+                case PR_UNWRAP_SELF:
+                        return true;
+                case PR_UNWRAP_INNER:
+                        if (u.xargs) {
+                                check_xargs(k, *w + u.start, *n - u.start, u.replace, shells, *hops + 1);
+                                return false;
+                        }
+                        *w += u.start;
+                        *n -= u.start;
+                        continue;
+                case PR_UNWRAP_NONE:
+                        break;
+                }
+                pr_shell_args(*w, *n, &sh);
+                if (sh.kind == PR_SHELL_OPAQUE || sh.kind == PR_SHELL_STRING)
+                        judge_layer(k, *w, *n);
+                if (sh.kind == PR_SHELL_OPAQUE)
+                        record_words(k, *w, *n, STK_ASK, sh.why);
+                else if (sh.kind == PR_SHELL_STRING)
+                        nested_shell(k, (*w)[sh.script].text, shells);
+                return sh.kind == PR_SHELL_NONE || sh.kind == PR_SHELL_FILE;
+        }
+}
+
+static void check_words(struct walk *k, const struct pr_word *w, size_t n, int shells, int hops)
+{
+        struct pr_judgement j;
+
+        if (n == 0)
+                return;
+        if (++k->res->n_cmds > PR_MAX_CMDS) {
+                if (!k->over_limit)
+                        record(k, strdup("(shell string)"), STK_ASK, "cannot see through: more simple commands "
+                               "than perm_rules judges");
+                k->over_limit = true;
+                return;
+        }
+        if (!unwrap(k, &w, &n, shells, &hops))
+                return;
+        check_builtin(k, w, n);
+        k->res->n_simple++;
+        pr_rules_judge(k->rules, w, n, &j);
+        record_judgement(k, w, n, &j);
+        if (strcmp(pr_basename(w[0].text), "find") == 0)
+                check_find(k, w, n, shells, hops);
+}
+
+void pr_result_done(struct pr_result *r)
+{
+        for (size_t i = 0; i < r->n; i++) {
+                free(r->entries[i].command);
+                free(r->entries[i].why);
+        }
+        free(r->entries);
+        *r = (struct pr_result){ 0 };
+}
+
+int pr_decide(const struct pr_rules *rules, const char *const *argv, struct pr_result *ret)
+{
+        struct walk k = { .rules = rules, .res = ret };
+        struct pr_word *w;
+        size_t n = 0;
+
+        *ret = (struct pr_result){ .verdict = STK_VERDICT_UNSET };
+        while (argv && argv[n])
+                n++;
+        if (n == 0) {
+                record(&k, strdup("(empty)"), STK_DENY, "an empty command");
+                return ret->oom ? -ENOMEM : 0;
+        }
+        /* argv words are final: no shell expands them. */
+        w = calloc(n, sizeof(*w));
+        if (!w)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++)
+                w[i].text = (char *) argv[i];
+        check_words(&k, w, n, 0, 0);
+        free(w);
+        if (ret->verdict == STK_VERDICT_UNSET)
+                record(&k, strdup("(nothing runs)"), rules->dflt, "default (no simple command)");
+        return ret->oom ? -ENOMEM : 0;
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perm_rules internals, shared by the module, its parser and its unit tests.
+ *
+ *   pr_lex.c    words, quotes, expansions, here-documents: the shell's lexer
+ *   pr_parse.c  the shell grammar: a command string -> its simple commands
+ *   pr_rules.c  patterns: parsing, validation, matching one simple command
+ *   pr_wrap.c   wrappers (env, sudo, timeout, ...) and shell options
+ *   pr_check.c  the walk: every simple command, through wrappers and nested
+ *               shells, judged; the worst verdict wins
+ *   perm_rules.c the module: arguments, hooks, logging, audit, explain
+ */
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stockade/module.h"
+
+/* Limits.  A hostile command string must exhaust neither the stack nor
+ * memory: past any of them the answer is ASK, never a crash or an ALLOW. */
+#define PR_MAX_SCRIPT        (256 * 1024) /* bytes in one shell string */
+#define PR_MAX_DEPTH         64           /* nesting: ( ), { }, $( ), if, ${ }, ... */
+#define PR_MAX_SHELLS        8            /* nested `sh -c` */
+#define PR_MAX_HOPS          32           /* wrappers around one command */
+#define PR_MAX_CMDS          2048         /* simple commands in one decision */
+#define PR_MAX_WORDS         4096         /* words in one simple command */
+#define PR_MAX_HEREDOCS      16           /* here-documents pending on one line */
+#define PR_MAX_PATTERN_WORDS 64
+#define PR_MAX_ENTRIES       256          /* decisions kept for the log and audit */
+
+/* ---- words and simple commands (pr_lex.c, pr_parse.c) -------------------- */
+
+enum pr_word_flags {
+        PR_W_QUOTED = 1u << 0, /* some part quoted or escaped: never a reserved word */
+        PR_W_DYN    = 1u << 1, /* holds an expansion: its text is known only at run time */
+        PR_W_SPLIT  = 1u << 2, /* ... unquoted (or a glob): it may become zero or many words */
+        PR_W_ASSIGN = 1u << 3, /* NAME=value, NAME+=value, NAME[i]=value, unquoted name */
+};
+
+struct pr_word {
+        char *text;     /* after quote removal; expansions kept as written */
+        unsigned flags;
+};
+
+struct pr_cmd {
+        struct pr_word *words;  /* the command, assignments removed */
+        size_t n_words, cap_words;
+        char **assigns;         /* NAME=value before the command (or alone) */
+        size_t n_assigns, cap_assigns;
+        const char *opaque;     /* set: what the parser could not see through (static text) */
+};
+
+struct pr_cmdlist {
+        struct pr_cmd *cmds;
+        size_t n, cap;
+        bool overflow;          /* more than PR_MAX_CMDS: some were dropped */
+};
+
+/* Split a shell command string into its simple commands: across ; && || |
+ * & newlines, inside ( ) { } $( ) ` ` <( ) and compound commands, with
+ * quotes and escapes removed.  What cannot be seen through is an entry with
+ * `opaque` set (a syntax error, `$((x))`, a too deep nesting, ...).
+ * Returns 0, or -ENOMEM. */
+int pr_split(const char *script, struct pr_cmdlist *out);
+void pr_cmdlist_done(struct pr_cmdlist *l);
+int pr_cmdlist_push(struct pr_cmdlist *l, struct pr_cmd *c);   /* takes c's contents */
+int pr_cmdlist_opaque(struct pr_cmdlist *l, const char *why);
+void pr_cmd_done(struct pr_cmd *c);
+void pr_word_done(struct pr_word *w);
+
+/* ---- the parser's state, shared by pr_lex.c and pr_parse.c ---------------- */
+
+struct pr_buf {
+        char *p;
+        size_t n, cap;
+        bool oom;
+};
+void pr_buf_putc(struct pr_buf *b, char c);
+void pr_buf_put(struct pr_buf *b, const char *s, size_t n);
+char *pr_buf_take(struct pr_buf *b);  /* NUL-terminated, or NULL (OOM) */
+
+enum pr_tok { PR_T_EOF, PR_T_WORD, PR_T_NEWLINE, PR_T_OP, PR_T_REDIR };
+enum pr_op {
+        PR_OP_SEMI, PR_OP_AMP, PR_OP_AND, PR_OP_OR, PR_OP_PIPE,
+        PR_OP_LPAREN, PR_OP_RPAREN, PR_OP_CASE_END, /* ;; ;& ;;& */
+};
+
+struct pr_token {
+        enum pr_tok kind;
+        int op;            /* enum pr_op */
+        bool heredoc;      /* PR_T_REDIR: << or <<- */
+        bool strip_tabs;   /* <<- */
+        struct pr_word word;
+};
+
+struct pr_heredoc {
+        char *delim;
+        bool strip_tabs, expand;
+};
+
+struct pr_parser {
+        const char *s;
+        size_t len, pos;
+        int depth;
+        struct pr_cmdlist *out;
+        const char *error;   /* first syntax error (static text) */
+        bool oom;
+        bool have_peek;
+        struct pr_token peek;
+        struct pr_heredoc heredocs[PR_MAX_HEREDOCS];
+        size_t n_heredocs;
+};
+
+/* pr_lex.c */
+int pr_lex(struct pr_parser *p, struct pr_token *ret);
+bool pr_lex_arith_command(struct pr_parser *p);  /* after a `(` token: `((...))`? */
+void pr_lex_heredoc_body(struct pr_parser *p);
+void pr_lex_skip_blanks(struct pr_parser *p);
+int pr_enter(struct pr_parser *p);                /* one level deeper, or an error */
+void pr_leave(struct pr_parser *p);
+void pr_fail(struct pr_parser *p, const char *why);
+void pr_opaque(struct pr_parser *p, const char *why);
+void pr_token_done(struct pr_token *t);
+/* pr_parse.c */
+void pr_parse_list(struct pr_parser *p);
+void pr_parse_subst(struct pr_parser *p);         /* after `$(` or `<(`: up to `)` */
+void pr_parse_nested(struct pr_parser *p, const char *script, bool heredoc_body);
+
+/* ---- rules (pr_rules.c) -------------------------------------------------- */
+
+enum pr_kind { PR_DENY = 0, PR_ASK, PR_ALLOW, PR_NKINDS };
+
+struct pr_pattern {
+        char *text;      /* as written */
+        char **globs;    /* one fnmatch(3) glob per word, the trailing bare `*` left out */
+        size_t n;
+        bool rest;       /* ended with a bare `*`: any number of further words */
+};
+
+struct pr_rules {
+        struct pr_pattern *pats[PR_NKINDS];
+        size_t n[PR_NKINDS];
+        enum stk_verdict dflt;   /* for a command no pattern matches */
+};
+
+/* Compile the argument lists.  On a policy error returns -EINVAL with
+ * *ret_error a malloc()ed message naming the pattern. */
+int pr_rules_compile(const char *const *deny, const char *const *ask, const char *const *allow,
+                     const char *dflt, struct pr_rules *ret, char **ret_error);
+void pr_rules_done(struct pr_rules *r);
+int pr_pattern_parse(const char *text, struct pr_pattern *ret, const char **ret_why);
+void pr_pattern_done(struct pr_pattern *p);
+
+/* How a pattern relates to words whose expansions are unknown: `sure`
+ * matches whatever they expand to, `may` for some expansion. */
+bool pr_pattern_sure(const struct pr_pattern *p, const struct pr_word *w, size_t n);
+bool pr_pattern_may(const struct pr_pattern *p, const struct pr_word *w, size_t n);
+
+struct pr_judgement {
+        enum stk_verdict verdict;        /* STK_VERDICT_UNSET: no deny/ask pattern (layer only) */
+        const struct pr_pattern *pattern; /* NULL: the default */
+        enum pr_kind kind;
+        bool unsure;                     /* a deny pattern may match: ASK */
+};
+/* One simple command: deny beats ask beats allow beats the default. */
+void pr_rules_judge(const struct pr_rules *r, const struct pr_word *w, size_t n, struct pr_judgement *ret);
+/* A wrapper or shell layer (`sudo ...`, `bash -c ...`): deny and ask only. */
+void pr_rules_judge_layer(const struct pr_rules *r, const struct pr_word *w, size_t n, struct pr_judgement *ret);
+const char *pr_kind_name(enum pr_kind k);
+const char *pr_verdict_name(enum stk_verdict v);
+int pr_verdict_parse(const char *s, enum stk_verdict *ret);
+
+/* ---- wrappers and shells (pr_wrap.c) ------------------------------------- */
+
+enum pr_unwrap_kind {
+        PR_UNWRAP_NONE,    /* not a wrapper */
+        PR_UNWRAP_INNER,   /* the command starts at `start` */
+        PR_UNWRAP_SELF,    /* runs no command of its own (`command -v x`): judge it as it is */
+        PR_UNWRAP_EMPTY,   /* nothing runs (`exec` with only redirections) */
+        PR_UNWRAP_OPAQUE,  /* cannot see through: ASK for `why` */
+};
+
+struct pr_unwrap {
+        enum pr_unwrap_kind kind;
+        size_t start;
+        size_t assign_from, assign_to;  /* NAME=value operands (env, sudo) */
+        bool xargs;                     /* the command gets words from stdin */
+        const char *replace;            /* xargs -I: this string stands for a stdin line */
+        const char *why;
+};
+int pr_unwrap(const struct pr_word *w, size_t n, struct pr_unwrap *ret);
+
+enum pr_shell_kind {
+        PR_SHELL_NONE,     /* not a shell */
+        PR_SHELL_STRING,   /* -c: the script is word `script` */
+        PR_SHELL_FILE,     /* runs a script file: judge the command as it is */
+        PR_SHELL_OPAQUE,   /* reads stdin, interactive, a language we do not parse, ... */
+};
+struct pr_shell {
+        enum pr_shell_kind kind;
+        size_t script;
+        const char *why;
+};
+void pr_shell_args(const struct pr_word *w, size_t n, struct pr_shell *ret);
+const char *pr_basename(const char *path);
+/* For explain and the man-page test. */
+const char *pr_wrapper_name(size_t i);
+extern const char *const pr_parsed_shells[];  /* NULL-terminated */
+bool pr_is_identifier(const char *s, size_t n);
+const char *pr_risky_assignment(const char *assign);
+
+/* ---- the decision (pr_check.c) ------------------------------------------- */
+
+struct pr_entry {
+        char *command;          /* the simple command as the rules saw it */
+        enum stk_verdict verdict;
+        char *why;              /* the rule, or why it could not be seen through */
+};
+
+struct pr_result {
+        enum stk_verdict verdict;
+        struct pr_entry *entries;
+        size_t n, cap;
+        size_t dropped;         /* entries past PR_MAX_ENTRIES (still counted in verdict) */
+        size_t n_cmds;          /* commands walked (shells and wrappers included): the limit */
+        size_t n_simple;        /* simple commands judged by the rules */
+        bool oom;
+};
+
+/* The verdict for a request's argv (a shell string is parsed; wrappers and
+ * nested shells are seen through).  Returns 0 or -ENOMEM. */
+int pr_decide(const struct pr_rules *rules, const char *const *argv, struct pr_result *ret);
+void pr_result_done(struct pr_result *r);
