@@ -29,6 +29,8 @@ static const struct stk_arg_spec ns_args[] = {
         { "guard_unix", STK_ARG_BOOL, 0,
           "connect() checked by the supervisor: unix sockets the command may reach, and through the proxy, "
           "TCP only to the proxy on 127.0.0.1 (default true)" },
+        { "proxy_port", STK_ARG_INT, STK_ARG_TRUSTED,
+          "network mode proxy without net_proxy: the loopback port TCP connect() may reach" },
         { "unix_allow", STK_ARG_LIST, STK_ARG_TRUSTED,
           "unix sockets reachable wherever they are (an ssh-agent, a gpg-agent): absolute paths" },
         { NULL, 0, 0, NULL },
@@ -214,17 +216,21 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
         return r < 0 ? r : 0;
 }
 
-/* ABI 1.2: the port net_proxy published; 0 from an older core. */
-static int settings_proxy_port(const struct stk_settings *s)
+/* The port net_proxy published (ABI 1.2), else the proxy_port arg. */
+static int proxy_port_of(struct stk_ctx *ctx, const struct stk_settings *s)
 {
-        return s->size >= offsetof(struct stk_settings, proxy_port) + sizeof(s->proxy_port) ? s->proxy_port : 0;
+        long long arg = host->arg_int(ctx, "proxy_port", 0);
+
+        if (s->size >= offsetof(struct stk_settings, proxy_port) + sizeof(s->proxy_port) && s->proxy_port > 0)
+                return s->proxy_port;
+        return arg > 0 && arg <= 65535 ? (int) arg : 0;
 }
 
 static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
 {
         const struct stk_settings *s = host->settings(ctx);
         struct ns_unix_policy pol = { .write = s->write, .allow = host->arg_list(ctx, "unix_allow"),
-                                      .network = s->network, .proxy_port = settings_proxy_port(s) };
+                                      .network = s->network, .proxy_port = proxy_port_of(ctx, s) };
         int r = ns_unix_handle(fd, &pol);
 
         if (r < 0) {

@@ -182,10 +182,12 @@ settings:
   network: { mode: proxy }
 stack:
   - { phase: in-sandbox, control: required, module: fs_landlock, args: { proxy_port: $PORT } }
-  - { phase: in-sandbox, control: required, module: net_seccomp }
+  - { phase: in-sandbox, control: required, module: net_seccomp, args: { proxy_port: $PORT } }
 EOF
 check "proxy mode: connect to the proxy port works" sbx_policy "$T_TMP/proxy.yaml" "$H" tcp-connect 127.0.0.1 "$PORT"
 check_status "proxy mode: any other port fails" 1 sbx_policy "$T_TMP/proxy.yaml" "$H" tcp-connect 127.0.0.1 1
+# Landlock matches the port on any address; net_seccomp's connect check does not.
+check_status "proxy mode: the proxy's port on another address fails" 1 sbx_policy "$T_TMP/proxy.yaml" "$H" tcp-connect 127.0.0.2 "$PORT"
 
 # ---- fail closed on an old ABI (forced with max_abi) ----------------------------
 policy "$T_TMP/abi5.yaml" "max_abi: 5"
