@@ -29,6 +29,8 @@ static const struct stk_arg_spec ns_args[] = {
         { "guard_unix", STK_ARG_BOOL, 0,
           "connect() checked by the supervisor: unix sockets the command may reach, and through the proxy, "
           "TCP only to the proxy on 127.0.0.1 (default true)" },
+        { "guard_attr", STK_ARG_BOOL, 0,
+          "chmod/chown checked by the supervisor: only beneath writable roots (default true)" },
         { "proxy_port", STK_ARG_INT, STK_ARG_TRUSTED,
           "network mode proxy without net_proxy: the loopback port TCP connect() may reach" },
         { "unix_allow", STK_ARG_LIST, STK_ARG_TRUSTED,
@@ -62,7 +64,8 @@ static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
         if (!s)
                 return -EINVAL;
         *ret = (struct ns_opts){ .network = s->network, .log = host->arg_bool(ctx, "log", 0),
-                                 .guard_unix = host->arg_bool(ctx, "guard_unix", 1) && host_can_pass_fds() };
+                                 .guard_unix = host->arg_bool(ctx, "guard_unix", 1) && host_can_pass_fds(),
+                                 .guard_attr = host->arg_bool(ctx, "guard_attr", 1) && host_can_pass_fds() };
         r = ns_parse_allow(host->arg_list(ctx, "allow"), &ret->allowed_groups, &bad);
         if (r < 0)
                 host->log(ctx, STK_LOG_ERROR, "allow: unknown group \"%s\" (see stockade-net_seccomp(8))", bad);
@@ -171,8 +174,8 @@ static int ns_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
                 covers |= STK_COVER_NET_OTHER;
         if (o.network == STK_NET_OFF)
                 covers |= STK_COVER_NET_TCP;   /* no IP socket at all */
-        if (o.network == STK_NET_OFF && o.guard_unix)
-                covers |= STK_COVER_NET_UNIX;  /* connect() answered by the supervisor */
+        if (o.network != STK_NET_ON && o.guard_unix)
+                covers |= STK_COVER_NET_UNIX | STK_COVER_NET_TCP;  /* connect() answered by the supervisor */
         if (o.allowed_groups == 0)
                 covers |= STK_COVER_KERNEL;
         *ret_covers = covers;
@@ -229,7 +232,8 @@ static int proxy_port_of(struct stk_ctx *ctx, const struct stk_settings *s)
 static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
 {
         const struct stk_settings *s = host->settings(ctx);
-        struct ns_unix_policy pol = { .write = s->write, .allow = host->arg_list(ctx, "unix_allow"),
+        struct ns_unix_policy pol = { .write = s->write, .read_only = s->read_only, .hide = s->hide,
+                                      .allow = host->arg_list(ctx, "unix_allow"),
                                       .network = s->network, .proxy_port = proxy_port_of(ctx, s) };
         int r = ns_unix_handle(fd, &pol);
 

@@ -159,6 +159,27 @@ static int set_attrs(scmp_filter_ctx f, const struct ns_opts *o, ns_log_fn log, 
         return r;
 }
 
+/* chmod and chown: Landlock has no right for metadata, so the supervisor
+ * answers each (net_seccomp_attr.c).  fchmodat2 (Linux 6.6) is newer than
+ * what libc uses here: ENOSYS makes a caller fall back to fchmodat. */
+static int add_attr_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
+{
+        static const char *const calls[] = { "chmod", "fchmod", "fchmodat", "chown", "lchown", "fchown", "fchownat" };
+        int r = 0, nr;
+
+        for (size_t i = 0; r >= 0 && i < sizeof(calls) / sizeof(calls[0]); i++) {
+                r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, seccomp_syscall_resolve_name(calls[i]), 0);
+                if (r < 0)
+                        log(userdata, "seccomp_rule_add(%s, notify): %s", calls[i], strerror(-r));
+        }
+        nr = seccomp_syscall_resolve_name("fchmodat2");
+        if (r >= 0 && nr == __NR_SCMP_ERROR)
+                nr = 452; /* x86_64, aarch64 and the generic table agree */
+        if (r >= 0 && seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), nr, 0) < 0)
+                log(userdata, "seccomp_rule_add(fchmodat2): ignored, this libseccomp does not know it");
+        return r;
+}
+
 int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void *userdata)
 {
         struct build b = { .f = seccomp_init(SCMP_ACT_ALLOW), .log = log, .userdata = userdata };
@@ -181,6 +202,8 @@ int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void 
                 if (r < 0)
                         log(userdata, "seccomp_rule_add(connect, notify): %s", strerror(-r));
         }
+        if (r >= 0 && o->guard_attr)
+                r = add_attr_guard(b.f, log, userdata);
         for (size_t i = 0; r >= 0 && i < ns_table_len; i++) {
                 b.e = &ns_table[i];
                 if (!(b.e->modes & NS_MODE(o->network)))
@@ -242,7 +265,7 @@ int ns_compile(const struct ns_opts *o, struct ns_prog *ret, ns_log_fn log, void
         /* What seccomp_load() would pass: SECCOMP_FILTER_FLAG_LOG for
          * `log: true`; no TSYNC (the child has one thread). */
         p.flags = o->log ? SECCOMP_FILTER_FLAG_LOG : 0;
-        if (o->guard_unix && o->network != STK_NET_ON)
+        if ((o->guard_unix && o->network != STK_NET_ON) || o->guard_attr)
                 p.flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
         *ret = p;
         return 0;

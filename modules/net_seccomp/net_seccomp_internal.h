@@ -4,6 +4,7 @@
 
 #include <linux/filter.h>
 #include <seccomp.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,7 +70,8 @@ struct ns_opts {
         enum stk_network network;
         uint32_t allowed_groups;  /* bit (1 << enum ns_group) */
         int log;
-        int guard_unix;           /* connect() goes to the supervisor (network off) */
+        int guard_unix;           /* connect() goes to the supervisor (network off or proxy) */
+        int guard_attr;           /* chmod/chown go to the supervisor (net_seccomp_attr.c) */
 };
 
 typedef void (*ns_log_fn)(void *userdata, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -97,6 +99,8 @@ void ns_prog_done(struct ns_prog *p);
 /* What the settings let the command reach through a pathname socket. */
 struct ns_unix_policy {
         const char *const *write;     /* writable roots */
+        const char *const *read_only; /* islands inside them */
+        const char *const *hide;
         const char *const *allow;     /* sockets reachable wherever they are (unix_allow) */
         enum stk_network network;
         int proxy_port;               /* mode proxy: the only TCP destination, on 127.0.0.1 */
@@ -107,3 +111,8 @@ struct ns_unix_policy {
  * pending), 1 when no filtered process is left, -errno when the listener
  * itself failed. */
 int ns_unix_handle(int listener, const struct ns_unix_policy *pol);
+
+/* ---- net_seccomp_attr.c: the supervisor's side of guard_attr ------------- */
+struct seccomp_notif;
+bool ns_attr_is_guarded(int nr);
+int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol);

@@ -249,6 +249,10 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
                 seccomp_notify_free(req, resp);
                 return r;
         }
+        if (ns_attr_is_guarded(req->data.nr)) {
+                r = ns_attr_call(listener, req, pol);
+                goto respond;
+        }
         r = req->data.nr == __NR_connect ? read_addr(req, &ss, &len) : -EPERM;
         /* The pid may have been reused if the caller died since. */
         if (r >= 0 && seccomp_notify_id_valid(listener, req->id) < 0)
@@ -257,6 +261,7 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
                 r = connect_for(req->pid, (int) req->data.args[0], (const struct sockaddr_un *) &ss, len, pol);
         else if (r >= 0)
                 r = connect_inet_for(req->pid, (int) req->data.args[0], &ss, len, pol);
+respond:
         resp->id = req->id;
         resp->val = 0;
         resp->error = r < 0 ? r : 0;
