@@ -170,6 +170,17 @@ check_status "Landlock alone: io_uring openat outside fails" 1 sbx_policy "$T_TM
 check "Landlock alone: io_uring openat inside works" sbx_policy "$T_TMP/ll-alone.yaml" "$H" uring-openat "$T_WS/src/uring"
 check_status "Landlock alone: ptrace of a host process fails" 1 sbx_policy "$T_TMP/ll-alone.yaml" "$H" ptrace "$SPID"
 
+# chmod/chown: Landlock has no right for metadata; net_seccomp's guard_attr.
+echo data > "$OUT/meta" && chmod 644 "$OUT/meta"
+check_status "chmod of an outside file fails" 1 sbx chmod 666 "$OUT/meta"
+check_output "... and the file keeps its mode" '^644$' stat -c %a "$OUT/meta"
+check_status "chmod through a symlink in the workspace to outside fails" 1 sbx sh -c "ln -sf '$OUT/meta' link && chmod 666 link"
+check_status "chmod of the read-only .git fails" 1 sbx chmod 700 "$T_WS/.git"
+check "chmod +x in the workspace works" sbx sh -c 'echo "#!/bin/sh" > src/run.sh && chmod +x src/run.sh && test -x src/run.sh'
+check "chown to ourselves in the workspace works" sbx sh -c "chown $(id -u):$(id -g) file.txt"
+check_status "chown of an outside file fails" 1 sbx chown "$(id -u)" "$OUT/meta"
+check "fchmod on an fd of a workspace file works" sbx python3 -c 'import os; f=os.open("file.txt", os.O_RDONLY); os.fchmod(f, 0o640); assert os.stat("file.txt").st_mode & 0o777 == 0o640'
+
 # proxy mode: only the proxy's port
 cat > "$T_TMP/proxy.yaml" <<EOF
 stockade: 1
