@@ -119,12 +119,28 @@ int core_action_result(const struct core_action *a)
         return a->optional_r < 0 ? a->optional_r : -ENOMSG; /* nothing took effect */
 }
 
+/* A line votes in a decision phase when its module has that phase's hook;
+ * an approval module listed there only answers questions (DESIGN.md lists
+ * approval_tty as a permission line), so it neither counts nor votes: a
+ * stack whose only permission line is an approval module allows, as an
+ * empty phase does. */
+static bool votes(const struct core_run *run, size_t i, enum stk_phase phase)
+{
+        const struct stk_module *d = run->ctxs[i].mod ? run->ctxs[i].mod->desc : NULL;
+
+        if (run->policy->lines[i].phase != phase)
+                return false;
+        if (!d || (phase != STK_PHASE_PERMISSION && phase != STK_PHASE_EGRESS))
+                return true;
+        return phase == STK_PHASE_PERMISSION ? d->permission != NULL : d->egress != NULL;
+}
+
 static size_t phase_lines(const struct core_run *run, enum stk_phase phase)
 {
         size_t n = 0;
 
         for (size_t i = 0; i < run->policy->n_lines; i++)
-                n += run->policy->lines[i].phase == phase;
+                n += votes(run, i, phase);
         return n;
 }
 
@@ -174,7 +190,7 @@ int core_stack_decide(struct core_run *run, enum stk_phase phase, const void *re
                 enum stk_verdict v;
                 int r;
 
-                if (l->phase != phase)
+                if (!votes(run, i, phase))
                         continue;
                 if (d.done) {
                         trail_push(run, l, 0, STK_VERDICT_UNSET, true);

@@ -113,6 +113,21 @@ else
 fi
 check_output "after all that the proxy still serves" 'status=200' run sh -c "$HOSTILE garbage; $F http://allowed.test:$P/"
 
+# ASK goes to the approval modules: approval_exec answers for the egress
+# question (its program sees kind "egress" and the host) when approval is on-request.
+if [ -f "$STK_BUILD/modules/approval_exec.so" ]; then
+        printf '#!/bin/sh\nq=$(cat)\ncase "$q" in *\\"egress\\"*\\"other.test\\"*) echo "{\\"verdict\\":\\"allow\\"}";; *) echo "{\\"verdict\\":\\"deny\\"}";; esac\n' \
+                > "$T_TMP/approver" && chmod 755 "$T_TMP/approver"
+        sed -e 's/approval: never/approval: on-request/' "$T_TMP/bwrap.yaml" > "$T_TMP/ask.yaml"
+        echo "  - { phase: permission, control: optional, module: approval_exec, args: { program: \"$T_TMP/approver\" } }" >> "$T_TMP/ask.yaml"
+        check_output "an unlisted name the approval module allows is reached" 'status=200 .*origin ok' \
+                "$STK" run --policy "$T_TMP/ask.yaml" --workspace "$T_TMP" -- "$F" "http://other.test:$P/asked"
+        check_output "an unlisted name the approval module denies is refused, naming it" 'status=403 .*approval_exec' \
+                "$STK" run --policy "$T_TMP/ask.yaml" --workspace "$T_TMP" -- "$F" "http://unlisted.test:$P/asked"
+else
+        skip "egress approvals" "approval_exec not built"
+fi
+
 # Audit: one record per connection, with bytes and the verdict.
 "$STK" run --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP" --audit "$T_TMP/audit.jsonl" -- "$F" "http://allowed.test:$P/audit" > /dev/null 2>&1
 check_output "each connection leaves an audit record" '"egress-connection".*"verdict": *"allow".*"bytes_in": *[1-9]' \
