@@ -97,6 +97,21 @@ static int find_entry(const struct stk_appr_list *l, const char *what)
         return -ENOENT;
 }
 
+/* `revoke command git push` typed as the command would be run: the words
+ * after "command" are the argv, quoted here as the file has it. */
+static int find_argv(const struct stk_appr_list *l, char **words)
+{
+        _cleanup_free_ char *key = NULL;
+
+        if (!streq(words[0], "command") || !words[1] ||
+            stk_appr_command_key((const char *const *) words + 1, &key) < 0)
+                return -ENOENT;
+        for (size_t i = 0; i < l->n; i++)
+                if (l->v[i].kind == STK_APPR_COMMAND && streq(l->v[i].key, key))
+                        return (int) i;
+        return -ENOENT;
+}
+
 static int join_words(char **words, char **ret)
 {
         char *s = NULL;
@@ -131,6 +146,8 @@ static int cmd_revoke(const char *path, char **words)
         if (r < 0)
                 return 1;
         i = find_entry(&l, what);
+        if (i < 0)
+                i = find_argv(&l, words);
         if (i < 0)
                 fprintf(stderr, "stockade approvals: no remembered decision \"%s\" in %s (see `stockade approvals list`)\n",
                         what, path);

@@ -363,8 +363,10 @@ int stk_appr_recall(const char *path, enum stk_appr_kind kind, const char *key, 
         *ret_ignored_allow = false;
         if (r == -ENOENT)
                 return 0; /* nothing remembered yet */
-        if (r < 0)
+        if (r < 0) {
+                snprintf(why, why_size, "%s: %s", path, strerror(-r));
                 return r;
+        }
         r = stk_appr_read(&s, &l, &bad_line);
         if (r < 0)
                 say_bad_line(&s, r, bad_line, why, why_size);

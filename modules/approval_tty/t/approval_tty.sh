@@ -174,6 +174,9 @@ check "approvals revoke KEY" A revoke command touch "$RAN"
 if ! grep -q "touch $RAN\$" "$STATE"; then ok "revoke KEY removed that line"; else not_ok "revoke KEY removed that line" "$(cat "$STATE")"; fi
 rm -f "$RAN"; open_policy 3; drive "-a y" touch "$RAN"
 expect "after revoke the question is asked again" 0 yes 1
+check_output "the remaining line is the one with quotes" "allow command sh -c 'touch \"\\\$0\"' " A list
+check "approvals revoke command ARGV..., typed as it would be run" A revoke command sh -c 'touch "$0"' "$RAN"
+if ! grep -q "^allow command" "$STATE"; then ok "revoke by argv removed that line"; else not_ok "revoke by argv removed that line" "$(cat "$STATE")"; fi
 check_status "revoke of something not remembered fails" 1 A revoke command no such thing
 check_status "revoke N out of range fails" 1 A revoke 99
 check "approvals clear" A clear
