@@ -420,6 +420,8 @@ int np_http_parse(struct np_http_parser *p, const char *buf, size_t len)
                 return NP_DONE;
         if (p->state == S_BAD)
                 return NP_BAD;
+        if (len < p->scan) /* the caller broke the append-only contract */
+                return bad(p, 500, "request buffer shrank");
         for (;;) {
                 const char *lf = p->scan < len ? memchr(buf + p->scan, '\n', len - p->scan) : NULL;
                 int r;

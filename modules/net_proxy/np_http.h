@@ -95,7 +95,8 @@ void np_http_parser_init(struct np_http_parser *p, const struct np_http_limits *
 /*
  * Parse the head in buf[0..len): the bytes received so far.  Between calls
  * the caller may only append (the same bytes must stay at the same
- * offsets); work already done is not repeated.  Returns NP_NEED_MORE,
+ * offsets; a shorter buffer than before is NP_BAD, status 500); work
+ * already done is not repeated.  Returns NP_NEED_MORE,
  * NP_DONE (p->req complete; p->req.head_len bytes are the head, what
  * follows is body), or NP_BAD (p->status and p->why; answer with
  * np_http_error_response and close).  After NP_DONE or NP_BAD the same

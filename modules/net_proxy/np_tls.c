@@ -181,6 +181,8 @@ static int handshake_bytes(struct np_tls_parser *p, const uint8_t *buf, size_t a
         size_t n = avail < p->rec_left ? avail : p->rec_left, total;
 
         n = n < want ? n : want;
+        if (n == 0) /* cannot happen (a record is never empty); never spin */
+                return fail(p, "TLS record state lost");
         memcpy(p->msg + p->msg_len, buf, n);
         p->msg_len += n;
         p->rec_left -= n;

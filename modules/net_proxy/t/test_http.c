@@ -483,6 +483,19 @@ static void test_rewrite(void)
         }
 }
 
+/* A caller that hands a shorter buffer than before gets a refusal, never
+ * a read based on stale offsets. */
+static void test_buffer_shrank(void)
+{
+        static const char raw[] = "GET http://h/ HTTP/1.1\r\nHost: h\r\n";
+        struct np_http_parser p;
+
+        np_http_parser_init(&p, NULL);
+        CU_ASSERT_EQUAL(np_http_parse(&p, raw, sizeof(raw) - 1), NP_NEED_MORE);
+        CU_ASSERT_EQUAL(np_http_parse(&p, raw, 10), NP_BAD);
+        CU_ASSERT_EQUAL(p.status, 500);
+}
+
 static void test_rewrite_refuses(void)
 {
         static const char connect[] = "CONNECT h:443 HTTP/1.1\r\nHost: h:443\r\n\r\n";
@@ -542,5 +555,6 @@ UNIT_SUITE(np_http,
            UNIT_TEST(test_limits),
            UNIT_TEST(test_limits_early),
            UNIT_TEST(test_rewrite),
+           UNIT_TEST(test_buffer_shrank),
            UNIT_TEST(test_rewrite_refuses),
            UNIT_TEST(test_error_response))
