@@ -240,7 +240,8 @@ int cli_compare(int argc, char **argv)
         r = compare_locate(&c);
         if (r >= 0) {
                 r = add_stacks(&c, &o);
-                status = r < 0 ? (r == -ENOMEM ? 1 : STK_EXIT_USAGE) : 1;
+                if (r == -EINVAL)
+                        status = STK_EXIT_USAGE; /* a stack the command line names is not there */
         }
         if (r >= 0)
                 r = compare_catch_signals();
@@ -253,7 +254,7 @@ int cli_compare(int argc, char **argv)
         } else if (r == -EINTR) {
                 fprintf(stderr, "stockade compare: interrupted\n");
                 status = 130;
-        } else if (status == 1 && r != -EINVAL) {
+        } else if (status != STK_EXIT_USAGE) {
                 fprintf(stderr, "stockade compare: cannot run: %s\n", strerror(-r));
         }
         compare_work_remove(&c);
