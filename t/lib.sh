@@ -73,6 +73,18 @@ t_make_workspace() {
         echo hello > "$T_WS/file.txt"
 }
 
+# t_seed_build DIR: a build dir for a make of its own (an install test with
+# another PREFIX), seeded with what that make would build exactly as the
+# build tree did, copied with its times so make finds it up to date: the
+# escape probes (built without sanitizers in every build) and the modules
+# unless they carry ASan.  Only what has the prefix compiled in is rebuilt.
+t_seed_build() {
+        mkdir -p "$1/t" && cp -pR "$STK_BUILD/t/escape" "$1/t/" 2>/dev/null
+        if ! grep -q __asan_init "$STK_BUILD"/modules/*.so 2>/dev/null; then
+                cp -pR "$STK_BUILD/modules" "$1/"
+        fi
+}
+
 # t_wait_for TEST PATH: up to 10 s for a fixture to appear (a loaded CI
 # machine can take seconds to start python).
 t_wait_for() {

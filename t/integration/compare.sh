@@ -199,10 +199,7 @@ fi
 # they carry ASan (this make has no SANITIZE=1).  Only the core, which has
 # the prefix compiled in, is built again.
 P=$T_TMP/prefix
-mkdir -p "$T_TMP/build/t" && cp -pR "$STK_BUILD/t/escape" "$T_TMP/build/t/"
-if ! grep -q __asan_init "$STK_BUILD"/modules/*.so 2>/dev/null; then
-        cp -pR "$STK_BUILD/modules" "$T_TMP/build/"
-fi
+t_seed_build "$T_TMP/build"
 if (unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
     make -s -C "$top" -j"$(nproc 2>/dev/null || echo 2)" install PREFIX="$P" B="$T_TMP/build") > "$T_TMP/install.log" 2>&1; then
         ok "make install PREFIX=\$T_TMP/prefix"

@@ -21,6 +21,7 @@ submake() {
 }
 
 P=$T_TMP/prefix
+t_seed_build "$T_TMP/build"   # only the core is rebuilt: PREFIX is compiled in
 if submake install PREFIX="$P" B="$T_TMP/build" > "$T_TMP/install.log" 2>&1; then
         ok "make install PREFIX=\$T_TMP/prefix B=\$T_TMP/build"
 else
@@ -203,6 +204,7 @@ done
 # --- DESTDIR ---------------------------------------------------------------
 D=$T_TMP/dest
 had_usr_bin=$([ -e /usr/bin/stockade ] && echo yes)
+t_seed_build "$T_TMP/build-usr"
 if submake install DESTDIR="$D" PREFIX=/usr B="$T_TMP/build-usr" > "$T_TMP/install-d.log" 2>&1; then
         ok "make install DESTDIR=\$T_TMP/dest PREFIX=/usr"
 else
