@@ -105,7 +105,8 @@ grep -q '^tls' "$ORIGIN_LOG" && ok "a ClientHello naming the CONNECT host reache
 for m in bighead garbage slowloris socks-trunc; do
         check "hostile $m: a clean refusal" run sh -c "$HOSTILE $m"
 done
-run sh -c "$HOSTILE idle 1000 & sleep 1; $F http://allowed.test:$P/after-idle; kill \$!" > "$T_TMP/idle.out" 2>&1
+run sh -c "$HOSTILE idle 1000 > $T_TMP/held & i=0; while ! grep -q held $T_TMP/held && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i+1)); done
+            cat $T_TMP/held; $F http://allowed.test:$P/after-idle; kill \$!" > "$T_TMP/idle.out" 2>&1
 if grep -q 'held 1000' "$T_TMP/idle.out" && grep -q 'status=200' "$T_TMP/idle.out"; then
         ok "1000 idle connections held open, and a good request is served meanwhile"
 else
