@@ -328,7 +328,7 @@ static bool unwrap(struct walk *k, const struct pr_word **w, size_t *n, int shel
                         return false;
                 }
                 pr_unwrap(*w, *n, &u);
-                if (u.kind != PR_UNWRAP_NONE) {
+                if (u.kind != PR_UNWRAP_NONE && u.kind != PR_UNWRAP_SELF) {   /* SELF: judged whole below */
                         judge_layer(k, *w, *n);
                         for (size_t a = u.assign_from; a < u.assign_to; a++)
                                 check_assignment(k, (*w)[a].text);

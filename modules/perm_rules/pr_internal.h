@@ -2,7 +2,8 @@
 /*
  * perm_rules internals, shared by the module, its parser and its unit tests.
  *
- *   pr_lex.c    words, quotes, expansions, here-documents: the shell's lexer
+ *   pr_lex.c    words, operators, redirections, here-documents: the shell's lexer
+ *   pr_expand.c $ ${ } $( ) $(( )) ` ` "..." $'...' inside a word
  *   pr_parse.c  the shell grammar: a command string -> its simple commands
  *   pr_rules.c  patterns: parsing, validation, matching one simple command
  *   pr_wrap.c   wrappers (env, sudo, timeout, ...) and shell options
@@ -113,7 +114,14 @@ struct pr_parser {
 
 /* pr_lex.c */
 int pr_lex(struct pr_parser *p, struct pr_token *ret);
+char pr_at(const struct pr_parser *p, size_t k);  /* the char k ahead, or NUL */
 bool pr_lex_arith_command(struct pr_parser *p);  /* after a `(` token: `((...))`? */
+/* pr_expand.c: each appends the expansion to b and returns pr_word_flags */
+unsigned pr_lex_dollar(struct pr_parser *p, struct pr_buf *b, bool in_dquotes);
+unsigned pr_lex_backtick(struct pr_parser *p, struct pr_buf *b, bool in_dquotes);
+unsigned pr_lex_dquote(struct pr_parser *p, struct pr_buf *b);
+void pr_scan_arith(struct pr_parser *p, bool brackets);  /* after `$((`, `((` or `$[` */
+bool pr_numeric_expansion(const char *s, size_t n);
 void pr_lex_heredoc_body(struct pr_parser *p);
 void pr_lex_skip_blanks(struct pr_parser *p);
 int pr_enter(struct pr_parser *p);                /* one level deeper, or an error */

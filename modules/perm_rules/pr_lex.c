@@ -8,12 +8,7 @@
  * run time (an expansion, a glob, a brace list, a tilde) is kept as written
  * and flagged, so the rules can treat it as unknown instead of as text.
  * Command substitutions met inside a word ($( ), ` `, <( )) are parsed on
- * the spot: their commands join the list like any other.
- *
- * Bash evaluates a variable used in arithmetic as an expression, and an
- * array subscript in that value is expanded, so X='a[$(cmd)]'; $((X)) runs
- * cmd.  Arithmetic that reads a variable, a ${x:off} offset or a ${a[i]}
- * subscript is therefore opaque (ASK); only literal numbers pass.
+ * the spot: their commands join the list like any other (pr_expand.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -96,7 +91,7 @@ void pr_token_done(struct pr_token *t)
         *t = (struct pr_token){ 0 };
 }
 
-static char at(const struct pr_parser *p, size_t k)
+char pr_at(const struct pr_parser *p, size_t k)
 {
         return p->pos + k < p->len ? p->s[p->pos + k] : '\0';
 }
@@ -116,398 +111,6 @@ static bool name_char(char c)
         return c == '_' || isalnum((unsigned char) c);
 }
 
-static void take_buf_into(struct pr_parser *p, struct pr_buf *b)
-{
-        if (b->oom)
-                p->oom = true;
-        free(pr_buf_take(b));
-}
-
-static unsigned lex_dollar(struct pr_parser *p, struct pr_buf *b, bool dq);
-static unsigned lex_backtick(struct pr_parser *p, struct pr_buf *b, bool dq);
-static unsigned lex_dquote(struct pr_parser *p, struct pr_buf *b);
-
-/* The body of $(( )) or (( )), up to the closing `))`. */
-static void scan_arith(struct pr_parser *p)
-{
-        struct pr_buf scratch = { 0 };
-        bool reads = false;
-        int parens = 0;
-
-        if (pr_enter(p) < 0)
-                return;
-        while (!BAD(p)) {
-                char c = at(p, 0);
-                if (p->pos >= p->len) {
-                        pr_fail(p, "unterminated $(( or ((");
-                } else if (c == ')' && parens == 0) {
-                        if (at(p, 1) != ')')
-                                pr_fail(p, "unbalanced parentheses in arithmetic");
-                        p->pos += 2;
-                        break;
-                } else if (c == '$') {
-                        (void) lex_dollar(p, &scratch, true);
-                        reads = true;
-                } else if (c == '`') {
-                        (void) lex_backtick(p, &scratch, true);
-                        reads = true;
-                } else if (isdigit((unsigned char) c)) {   /* 42, 0x1f, 16#ff */
-                        while (name_char(at(p, 0)) || at(p, 0) == '#' || at(p, 0) == '@')
-                                p->pos++;
-                } else if (name_start(c)) {
-                        reads = true;
-                        while (name_char(at(p, 0)))
-                                p->pos++;
-                } else {
-                        parens += c == '(' ? 1 : c == ')' ? -1 : 0;
-                        p->pos++;
-                }
-        }
-        take_buf_into(p, &scratch);
-        pr_leave(p);
-        if (reads && !BAD(p))
-                pr_opaque(p, "arithmetic reads a variable or command output: bash evaluates array "
-                             "subscripts in such a value, which can run commands");
-}
-
-/* The word part of ${name<op>word}, up to the unquoted `}` that ends it
- * (bash does not count nested braces there).  Returns whether it reads a
- * variable, for a ${x:offset} whose offset is arithmetic. */
-static bool scan_param_word(struct pr_parser *p)
-{
-        struct pr_buf scratch = { 0 };
-        bool reads = false;
-
-        while (!BAD(p)) {
-                char c = at(p, 0);
-                if (p->pos >= p->len) {
-                        pr_fail(p, "unterminated ${");
-                } else if (c == '}') {
-                        p->pos++;
-                        break;
-                } else if (c == '\\') {
-                        p->pos += p->pos + 1 < p->len ? 2 : 1;
-                } else if (c == '\'') {
-                        const char *end = memchr(p->s + p->pos + 1, '\'', p->len - p->pos - 1);
-                        if (!end)
-                                pr_fail(p, "unterminated single quote");
-                        else
-                                p->pos = (size_t) (end - p->s) + 1;
-                } else if (c == '"') {
-                        (void) lex_dquote(p, &scratch);
-                } else if (c == '$' || c == '`') {
-                        (void) (c == '$' ? lex_dollar(p, &scratch, false) : lex_backtick(p, &scratch, false));
-                        reads = true;
-                } else {
-                        reads |= name_start(c);
-                        p->pos++;
-                }
-        }
-        take_buf_into(p, &scratch);
-        return reads;
-}
-
-/* `[...]` after a parameter name.  Returns 1 for [@] / [*], 0 for a
- * literal index, and makes anything else opaque: an indexed array's
- * subscript is arithmetic. */
-static int scan_subscript(struct pr_parser *p)
-{
-        struct pr_buf scratch = { 0 };
-        size_t start = ++p->pos;
-        bool numeric = true;
-        int depth = 0;
-
-        while (!BAD(p)) {
-                char c = at(p, 0);
-                if (p->pos >= p->len) {
-                        pr_fail(p, "unterminated [ in ${");
-                } else if (c == ']' && depth == 0) {
-                        break;
-                } else if (c == '$' || c == '`' || c == '"') {
-                        (void) (c == '$' ? lex_dollar(p, &scratch, true) :
-                                c == '`' ? lex_backtick(p, &scratch, true) : lex_dquote(p, &scratch));
-                        numeric = false;
-                } else {
-                        depth += c == '[' ? 1 : c == ']' ? -1 : 0;
-                        numeric &= isdigit((unsigned char) c) || c == '-' || c == ' ';
-                        p->pos++;
-                }
-        }
-        take_buf_into(p, &scratch);
-        if (BAD(p))
-                return 0;
-        size_t n = p->pos - start;
-        p->pos++;
-        if (n == 1 && (p->s[start] == '@' || p->s[start] == '*'))
-                return 1;
-        if (!numeric || n == 0)
-                pr_opaque(p, "an array subscript is arithmetic: it can run commands hidden in a variable");
-        return 0;
-}
-
-/* ${...}; returns whether it may become several words even in quotes. */
-static bool scan_param(struct pr_parser *p)
-{
-        bool bang = false, list = false;
-        char c;
-
-        if (pr_enter(p) < 0)
-                return false;
-        p->pos += 2;
-        if (at(p, 0) == '!' && at(p, 1) != '}') {
-                bang = true;
-                p->pos++;
-        } else if (at(p, 0) == '#' && at(p, 1) && (name_char(at(p, 1)) || strchr("@*!?$", at(p, 1)))) {
-                p->pos++;  /* ${#name}: a length */
-        }
-        c = at(p, 0);
-        if (name_start(c)) {
-                while (name_char(at(p, 0)))
-                        p->pos++;
-        } else if (isdigit((unsigned char) c)) {
-                while (isdigit((unsigned char) at(p, 0)))
-                        p->pos++;
-        } else if (c && strchr("@*#?-$!", c)) {
-                list = c == '@';
-                p->pos++;
-        } else {
-                pr_fail(p, "bad ${} substitution");
-        }
-        if (!BAD(p) && at(p, 0) == '[')
-                list |= scan_subscript(p) == 1;
-        c = at(p, 0);
-        if (!BAD(p) && bang) {
-                if ((c == '*' || c == '@') && at(p, 1) == '}')
-                        list = true;   /* ${!prefix*}: variable names, no lookup */
-                else if (!list)
-                        pr_opaque(p, "${!name} looks up a variable named by a value: it can run commands");
-        }
-        if (BAD(p)) {
-        } else if (c == '}') {
-                p->pos++;
-        } else if (c == ':' && !(at(p, 1) && strchr("-=+?", at(p, 1)))) {
-                p->pos++;
-                if (scan_param_word(p))
-                        pr_opaque(p, "a ${x:offset} offset is arithmetic that reads a variable");
-        } else {
-                if (c == '@' && at(p, 1) == 'P')
-                        pr_opaque(p, "${x@P} expands a value as a prompt, running its command substitutions");
-                (void) scan_param_word(p);
-        }
-        pr_leave(p);
-        return list;
-}
-
-static unsigned long read_digits(struct pr_parser *p, int base, size_t max, size_t *ret_n)
-{
-        unsigned long v = 0;
-        size_t k = 0;
-
-        for (; k < max; k++, p->pos++) {
-                char c = at(p, 0);
-                int d = isdigit((unsigned char) c) ? c - '0' : isxdigit((unsigned char) c) ? tolower((unsigned char) c) - 'a' + 10 : 99;
-                if (d >= base)
-                        break;
-                v = v * (unsigned long) base + (unsigned long) d;
-        }
-        *ret_n = k;
-        return v;
-}
-
-/* One escape of $'...' after its backslash: the value, or -1 when bash
- * keeps the backslash and the character as they are. */
-static long ansi_escape(struct pr_parser *p, char e)
-{
-        static const char simple[] = "a\ab\be\033E\033f\fn\nr\rt\tv\v\\\\''\"\"??";
-        const char *hit = strchr(simple, e);
-        size_t n;
-        unsigned long v;
-
-        if (e && hit && (hit - simple) % 2 == 0)
-                return (unsigned char) hit[1];
-        if (e == 'x' || e == 'u' || e == 'U') {
-                v = read_digits(p, 16, e == 'x' ? 2 : e == 'u' ? 4 : 8, &n);
-                return n == 0 ? -1 : v > 0x10ffff ? 0xfffd : (long) v;
-        }
-        if (e >= '0' && e <= '7') {
-                p->pos--;
-                return (long) (read_digits(p, 8, 3, &n) & 0xff);
-        }
-        if (e == 'c' && p->pos < p->len)
-                return p->s[p->pos++] & 0x1f;
-        return -1;
-}
-
-static void put_utf8(struct pr_buf *b, unsigned long v)
-{
-        char u[4];
-        int n = v < 0x800 ? 2 : v < 0x10000 ? 3 : 4;
-
-        for (int i = n - 1; i > 0; i--, v >>= 6)
-                u[i] = (char) (0x80 | (v & 0x3f));
-        u[0] = (char) ((n == 2 ? 0xc0 : n == 3 ? 0xe0 : 0xf0) | v);
-        pr_buf_put(b, u, (size_t) n);
-}
-
-/* $'...': decoded as bash does, since $'\x72m' runs rm; a NUL ends the
- * string for the shell ($'rm\0x' is rm). */
-static void lex_ansi_c(struct pr_parser *p, struct pr_buf *b)
-{
-        bool cut = false;
-
-        while (!BAD(p)) {
-                if (p->pos >= p->len) {
-                        pr_fail(p, "unterminated $'");
-                        break;
-                }
-                char c = p->s[p->pos++];
-                if (c == '\'')
-                        break;
-                if (c != '\\' || p->pos >= p->len) {
-                        if (!cut)
-                                pr_buf_putc(b, c);
-                        continue;
-                }
-                char e = p->s[p->pos++];
-                long v = ansi_escape(p, e);
-                cut |= v == 0;
-                if (cut)
-                        continue;
-                if (v < 0) {
-                        pr_buf_putc(b, '\\');
-                        pr_buf_putc(b, e);
-                } else if ((e == 'u' || e == 'U') && v >= 0x80) {
-                        put_utf8(b, (unsigned long) v);
-                } else {
-                        pr_buf_putc(b, (char) v);
-                }
-        }
-}
-
-/* `...`: the body, with \\ \` \$ (and \" in double quotes) unescaped, is a
- * script of its own. */
-static unsigned lex_backtick(struct pr_parser *p, struct pr_buf *b, bool dq)
-{
-        struct pr_buf body = { 0 };
-        size_t start = p->pos, i = p->pos + 1;
-        char *script;
-
-        while (i < p->len && p->s[i] != '`') {
-                char n = i + 1 < p->len ? p->s[i + 1] : '\0';
-                if (p->s[i] == '\\' && n && (strchr("\\`$", n) || (dq && n == '"'))) {
-                        pr_buf_putc(&body, n);
-                        i += 2;
-                } else {
-                        pr_buf_putc(&body, p->s[i++]);
-                }
-        }
-        if (i >= p->len) {
-                pr_fail(p, "unterminated `");
-                free(pr_buf_take(&body));
-                return PR_W_DYN;
-        }
-        p->pos = i + 1;
-        script = pr_buf_take(&body);
-        if (!script)
-                p->oom = true;
-        else
-                pr_parse_nested(p, script, false);
-        free(script);
-        pr_buf_put(b, p->s + start, p->pos - start);
-        return PR_W_DYN | (dq ? 0 : PR_W_SPLIT);
-}
-
-static unsigned lex_dollar(struct pr_parser *p, struct pr_buf *b, bool dq)
-{
-        size_t start = p->pos;
-        char n = at(p, 1);
-        unsigned split = dq ? 0 : PR_W_SPLIT;
-
-        if (n == '(' && at(p, 2) == '(') {
-                p->pos += 3;
-                scan_arith(p);
-        } else if (n == '(') {
-                p->pos += 2;
-                pr_parse_subst(p);
-        } else if (n == '{') {
-                if (scan_param(p))
-                        split = PR_W_SPLIT;
-        } else if (n == '\'' && !dq) {
-                p->pos += 2;
-                lex_ansi_c(p, b);
-                return PR_W_QUOTED;
-        } else if (n == '"' && !dq) {
-                /* $"...": translated through a message catalog, so its text
-                 * is not what is written. */
-                p->pos++;
-                return lex_dquote(p, b) | PR_W_DYN;
-        } else if (name_start(n)) {
-                p->pos++;
-                while (name_char(at(p, 0)))
-                        p->pos++;
-        } else if (n && (isdigit((unsigned char) n) || strchr("@*#?-$!", n))) {
-                p->pos += 2;
-                if (n == '@')
-                        split = PR_W_SPLIT;
-        } else {
-                pr_buf_putc(b, '$');
-                p->pos++;
-                return 0;
-        }
-        pr_buf_put(b, p->s + start, p->pos - start);
-        return PR_W_DYN | split;
-}
-
-/* "...": returns flags; "$@" may still be many words. */
-static unsigned lex_dquote(struct pr_parser *p, struct pr_buf *b)
-{
-        unsigned flags = PR_W_QUOTED;
-
-        p->pos++;
-        while (!BAD(p)) {
-                char c = at(p, 0), n = at(p, 1);
-                if (p->pos >= p->len) {
-                        pr_fail(p, "unterminated double quote");
-                } else if (c == '"') {
-                        p->pos++;
-                        break;
-                } else if (c == '\\' && n == '\n') {
-                        p->pos += 2;
-                } else if (c == '\\' && n && strchr("$`\"\\", n)) {
-                        pr_buf_putc(b, n);
-                        p->pos += 2;
-                } else if (c == '$') {
-                        flags |= lex_dollar(p, b, true);
-                } else if (c == '`') {
-                        flags |= lex_backtick(p, b, true);
-                } else {
-                        pr_buf_putc(b, c);
-                        p->pos++;
-                }
-        }
-        return flags;
-}
-
-/* A here-document body with an unquoted delimiter: $ ` and \ work as in
- * double quotes, so its substitutions run. */
-void pr_lex_heredoc_body(struct pr_parser *p)
-{
-        struct pr_buf scratch = { 0 };
-
-        while (!BAD(p) && p->pos < p->len) {
-                char c = at(p, 0);
-                if (c == '\\')
-                        p->pos += 2;
-                else if (c == '$')
-                        (void) lex_dollar(p, &scratch, true);
-                else if (c == '`')
-                        (void) lex_backtick(p, &scratch, true);
-                else
-                        p->pos++;
-        }
-        take_buf_into(p, &scratch);
-}
-
 /* NAME=( elements ): an element `[i]=v` has an arithmetic subscript. */
 static void lex_array(struct pr_parser *p, struct pr_buf *b)
 {
@@ -519,10 +122,10 @@ static void lex_array(struct pr_parser *p, struct pr_buf *b)
         while (!BAD(p)) {
                 struct pr_token t;
                 pr_lex_skip_blanks(p);
-                while (at(p, 0) == '\n' || at(p, 0) == '#') {
-                        while (at(p, 0) == '#' && p->pos < p->len && p->s[p->pos] != '\n')
+                while (pr_at(p, 0) == '\n' || pr_at(p, 0) == '#') {
+                        while (pr_at(p, 0) == '#' && p->pos < p->len && p->s[p->pos] != '\n')
                                 p->pos++;
-                        if (at(p, 0) == '\n')
+                        if (pr_at(p, 0) == '\n')
                                 p->pos++;
                         pr_lex_skip_blanks(p);
                 }
@@ -530,11 +133,11 @@ static void lex_array(struct pr_parser *p, struct pr_buf *b)
                         pr_fail(p, "unterminated array assignment");
                         break;
                 }
-                if (at(p, 0) == ')') {
+                if (pr_at(p, 0) == ')') {
                         p->pos++;
                         break;
                 }
-                if (strchr(";&|(<>", at(p, 0))) {
+                if (strchr(";&|(<>", pr_at(p, 0))) {
                         pr_fail(p, "unexpected operator in an array assignment");
                         break;
                 }
@@ -601,7 +204,7 @@ static void lex_plain(struct pr_parser *p, struct word_state *w, size_t start)
                 break;
         case '{': w->braces++; break;
         case ',': w->brace_list |= w->braces > 0; break;
-        case '.': w->brace_list |= w->braces > 0 && at(p, 1) == '.'; break;
+        case '.': w->brace_list |= w->braces > 0 && pr_at(p, 1) == '.'; break;
         case '}':
                 if (w->braces > 0 && w->brace_list)
                         w->flags |= PR_W_DYN | PR_W_SPLIT;
@@ -612,7 +215,7 @@ static void lex_plain(struct pr_parser *p, struct word_state *w, size_t start)
                         w->flags |= PR_W_DYN;
                 break;
         case '=':
-                if (at_start && name_start(at(p, 1)))
+                if (at_start && name_start(pr_at(p, 1)))
                         w->flags |= PR_W_DYN;   /* zsh: =rm is the path of rm */
                 else if (w->literal && !(w->flags & PR_W_ASSIGN) && assignment_name(&w->b))
                         w->flags |= PR_W_ASSIGN;
@@ -630,7 +233,7 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
         size_t start = p->pos;
 
         while (!BAD(p) && p->pos < p->len) {
-                char c = p->s[p->pos], n = at(p, 1);
+                char c = p->s[p->pos], n = pr_at(p, 1);
                 if (is_blank(c) || strchr("\n;&|)", c))
                         break;
                 if (c == '(') {
@@ -657,8 +260,8 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
                         w.flags |= PR_W_QUOTED;
                         w.literal = false;
                 } else if (c == '"' || c == '$' || c == '`') {
-                        w.flags |= c == '"' ? lex_dquote(p, &w.b) : c == '$' ? lex_dollar(p, &w.b, false)
-                                                                  : lex_backtick(p, &w.b, false);
+                        w.flags |= c == '"' ? pr_lex_dquote(p, &w.b) : c == '$' ? pr_lex_dollar(p, &w.b, false)
+                                                                  : pr_lex_backtick(p, &w.b, false);
                         w.literal = false;
                 } else if (c == '\\' && n == '\n') {
                         p->pos += 2;    /* line continuation */
@@ -682,7 +285,7 @@ void pr_lex_skip_blanks(struct pr_parser *p)
         while (p->pos < p->len) {
                 if (is_blank(p->s[p->pos]))
                         p->pos++;
-                else if (p->s[p->pos] == '\\' && at(p, 1) == '\n')
+                else if (p->s[p->pos] == '\\' && pr_at(p, 1) == '\n')
                         p->pos += 2;
                 else
                         break;
@@ -724,7 +327,7 @@ static void read_heredocs(struct pr_parser *p)
 
 static void lex_operator(struct pr_parser *p, struct pr_token *t)
 {
-        char c = at(p, 0), n = at(p, 1);
+        char c = pr_at(p, 0), n = pr_at(p, 1);
 
         t->kind = PR_T_OP;
         p->pos++;
@@ -733,7 +336,7 @@ static void lex_operator(struct pr_parser *p, struct pr_token *t)
                 t->op = PR_OP_SEMI;
                 if (n == ';' || n == '&') {   /* ;; ;& ;;& */
                         t->op = PR_OP_CASE_END;
-                        p->pos += 1 + (n == ';' && at(p, 1) == '&');
+                        p->pos += 1 + (n == ';' && pr_at(p, 1) == '&');
                 }
                 break;
         case '&':
@@ -741,7 +344,7 @@ static void lex_operator(struct pr_parser *p, struct pr_token *t)
                 p->pos += n == '&';
                 if (n == '>') {   /* &> &>> */
                         t->kind = PR_T_REDIR;
-                        p->pos += 1 + (at(p, 1) == '>');
+                        p->pos += 1 + (pr_at(p, 1) == '>');
                 }
                 break;
         case '|':
@@ -756,17 +359,17 @@ static void lex_operator(struct pr_parser *p, struct pr_token *t)
 /* < > >> << <<- <<< <& >& <> >| (an IO number before it already skipped). */
 static void lex_redirection(struct pr_parser *p, struct pr_token *t)
 {
-        char c = at(p, 0), n = at(p, 1);
+        char c = pr_at(p, 0), n = pr_at(p, 1);
 
         t->kind = PR_T_REDIR;
         p->pos++;
         if (c == '<' && n == '<') {
                 p->pos++;
-                if (at(p, 0) == '<') {
+                if (pr_at(p, 0) == '<') {
                         p->pos++;            /* <<< here-string: its word is an ordinary word */
                 } else {
                         t->heredoc = true;
-                        t->strip_tabs = at(p, 0) == '-';
+                        t->strip_tabs = pr_at(p, 0) == '-';
                         p->pos += t->strip_tabs;
                 }
         } else if (n && strchr(c == '<' ? "&>" : ">&|", n)) {
@@ -819,7 +422,7 @@ int pr_lex(struct pr_parser *p, struct pr_token *t)
                 read_heredocs(p);
         } else if (strchr(";&|()", c)) {
                 lex_operator(p, t);
-        } else if ((c == '<' || c == '>') && at(p, 1) != '(') {
+        } else if ((c == '<' || c == '>') && pr_at(p, 1) != '(') {
                 lex_redirection(p, t);
         } else if ((io = io_prefix(p)) > 0) {
                 p->pos += io;
@@ -835,9 +438,9 @@ int pr_lex(struct pr_parser *p, struct pr_token *t)
  * after it makes an arithmetic command `(( ... ))`. */
 bool pr_lex_arith_command(struct pr_parser *p)
 {
-        if (at(p, 0) != '(')
+        if (pr_at(p, 0) != '(')
                 return false;
         p->pos++;
-        scan_arith(p);
+        pr_scan_arith(p, false);
         return true;
 }

@@ -470,7 +470,8 @@ static void parse_conditional(struct pr_parser *p)
                         const char *s = t->word.text;
                         if (is_arith_operator(s) && !(t->word.flags & PR_W_QUOTED))
                                 arith = true;
-                        else if (!is_integer(s) && !(s[0] == '-' && s[1] && !(t->word.flags & PR_W_DYN)))
+                        else if (!is_integer(s) && !pr_numeric_expansion(s, strlen(s)) &&
+                                 !(s[0] == '-' && s[1] && !(t->word.flags & PR_W_DYN)))
                                 unknown_operand = true;
                         if (strchr(s, '[') && (strchr(s, '$') || strchr(s, '`')))
                                 pr_opaque(p, "a subscripted name in [[ ]]: bash evaluates the subscript");

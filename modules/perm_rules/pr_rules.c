@@ -134,44 +134,49 @@ static const char *pattern_quote(const char *s, struct pr_buf *b)
         return *s ? s + 1 : NULL;
 }
 
+/* One character (or quoted run) of a pattern word at *s; advances *s.
+ * Returns why the pattern is bad, or NULL. */
+static const char *pattern_char(const char **s, struct pr_buf *b, bool *quoted)
+{
+        const char *c = *s;
+
+        if (*c == '\'' || *c == '"') {
+                *quoted = true;
+                *s = pattern_quote(c, b);
+                return *s ? NULL : "has an unterminated quote";
+        }
+        if (*c == '\\') {
+                *quoted = true;
+                if (!c[1])
+                        return "ends with a lone backslash";
+                pr_buf_put(b, c, 2);   /* kept: fnmatch reads \x as a literal x */
+                *s = c + 2;
+                return NULL;
+        }
+        pr_buf_putc(b, *c);
+        *s = c + 1;
+        return NULL;
+}
+
 int pr_pattern_parse(const char *text, struct pr_pattern *ret, const char **ret_why)
 {
         struct pr_pattern p = { .text = strdup(text) };
         struct pr_buf b = { 0 };
         bool in_word = false, quoted = false, last_bare = false;
         const char *s = text;
-        int r = 0;
+        int r = p.text ? 0 : -ENOMEM;
 
         *ret_why = NULL;
-        if (!p.text)
-                return -ENOMEM;
         while (r >= 0 && *s) {
                 if (*s == ' ' || *s == '\t') {
                         if (in_word)
                                 r = push_glob(&p, &b, quoted, &last_bare, ret_why);
                         in_word = quoted = false;
                         s++;
-                        continue;
-                }
-                in_word = true;
-                if (*s == '\'' || *s == '"') {
-                        quoted = true;
-                        s = pattern_quote(s, &b);
-                        if (!s) {
-                                *ret_why = "has an unterminated quote";
-                                r = -EINVAL;
-                        }
-                } else if (*s == '\\') {
-                        quoted = true;
-                        if (!s[1]) {
-                                *ret_why = "ends with a lone backslash";
-                                r = -EINVAL;
-                        } else {
-                                pr_buf_put(&b, s, 2);
-                                s += 2;
-                        }
                 } else {
-                        pr_buf_putc(&b, *s++);
+                        in_word = true;
+                        *ret_why = pattern_char(&s, &b, &quoted);
+                        r = *ret_why ? -EINVAL : 0;
                 }
         }
         if (r >= 0 && in_word)
@@ -181,12 +186,9 @@ int pr_pattern_parse(const char *text, struct pr_pattern *ret, const char **ret_
                 free(p.globs[--p.n]);
                 p.rest = true;
         }
-        if (r >= 0 && p.n == 0 && !p.rest) {
-                *ret_why = "is empty";
-                r = -EINVAL;
-        }
-        if (r >= 0 && p.n > PR_MAX_PATTERN_WORDS) {   /* pr_pattern_may's rows are this big */
-                *ret_why = "has more words than perm_rules matches";
+        if (r >= 0 && (p.n > PR_MAX_PATTERN_WORDS || (p.n == 0 && !p.rest))) {
+                /* pr_pattern_may's rows are PR_MAX_PATTERN_WORDS + 1 long */
+                *ret_why = p.n ? "has more words than perm_rules matches" : "is empty";
                 r = -EINVAL;
         }
         if (r < 0) {
