@@ -133,6 +133,7 @@ extern const struct stk_host core_host;
 int core_stack_decide(struct core_run *run, enum stk_phase phase, const void *request,
                       enum stk_verdict *ret_verdict, const char **ret_decider);
 int core_stack_act(struct core_run *run, enum stk_phase phase);
+bool core_approval_would_ask(const struct core_run *run, const char **ret_decider);
 int core_approval_ask(struct core_run *run, const struct stk_question *q,
                       enum stk_verdict *ret_verdict, const char **ret_decider);
 /* The pure truth tables, one line's outcome at a time (unit-tested). */

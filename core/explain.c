@@ -202,6 +202,10 @@ static struct json_object *trail_json(struct core_run *run, char **argv)
 
         if (core_permission(run, argv, false, &v, &decider) < 0)
                 v = STK_DENY;
+        /* An ASK is not put to anyone here; where the answer is known
+         * without asking (approval: never, nobody to ask), say it. */
+        if (v == STK_ASK && !core_approval_would_ask(run, &decider))
+                v = STK_DENY;
         for (size_t i = 0; i < run->n_trail; i++) {
                 struct json_object *e = json_object_new_object();
                 const struct core_trail *tr = &run->trail[i];

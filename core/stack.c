@@ -249,6 +249,23 @@ int core_stack_act(struct core_run *run, enum stk_phase phase)
         return core_action_result(&a);
 }
 
+/* Whether an ASK would reach an approval module; if not, *ret_decider
+ * names why it is a DENY, as core_approval_ask would. */
+bool core_approval_would_ask(const struct core_run *run, const char **ret_decider)
+{
+        if (run->settings.pub.approval == STK_APPROVAL_NEVER) {
+                *ret_decider = "approval: never";
+                return false;
+        }
+        for (size_t i = 0; i < run->policy->n_lines; i++) {
+                const struct stk_ctx *ctx = &run->ctxs[i];
+                if (ctx->mod && ctx->mod->desc->approve && ctx->probe_r >= 0)
+                        return true;
+        }
+        *ret_decider = "no approval module answered";
+        return false;
+}
+
 int core_approval_ask(struct core_run *run, const struct stk_question *q,
                       enum stk_verdict *ret_verdict, const char **ret_decider)
 {
