@@ -168,8 +168,10 @@ static void closing_step(struct np_conn *c)
                         return;
                 }
                 c->cout_off += (size_t) n;
-                if (c->cout_off == c->cout_len)
-                        (void) shutdown(c->cfd, SHUT_WR);
+        }
+        if (!c->client_shut) {
+                (void) shutdown(c->cfd, SHUT_WR); /* ENOTCONN: gone already, which the read below sees */
+                c->client_shut = true;
         }
         for (;;) {
                 char sink[4096];

@@ -42,6 +42,7 @@ struct np_conn {
         enum np_kind kind;
         int cfd, ufd;
         unsigned c_events, u_events;    /* what is watched now */
+        bool client_shut;               /* CLOSING: our answer is out, SHUT_WR sent */
 
         char *in;                       /* NP_HEAD_MAX: client bytes not yet passed on */
         size_t in_len;
