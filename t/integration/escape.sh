@@ -69,6 +69,11 @@ if suite default --profile default; then
         judge_stack default ""
 fi
 
+# The network through net_proxy: nothing else reaches the listeners either.
+if suite proxy --profile proxy; then
+        judge_stack proxy ""
+fi
+
 if ! "$STK" check --profile landlock > "$T_TMP/ll.err" 2>&1; then
         skip "landlock profile" "not available: $(head -c 200 "$T_TMP/ll.err")"
 elif suite landlock --profile landlock; then
