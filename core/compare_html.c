@@ -177,12 +177,15 @@ static void chart(FILE *f, struct json_object *doc, struct json_object *stacks)
         int height = 20 + (int) n * CHART_ROW_H;
         double max = max_overhead(stacks);
 
+        struct json_object *plain = json_object_object_get(doc, "plain_exec");
+
         fputs("<h2>Startup overhead</h2>\n<p>Median time of <code>stockade run -- /bin/true</code> over a plain "
               "exec of <code>/bin/true</code>", f);
-        fprintf(f, " (%s ms here), %s runs each, interleaved.</p>\n",
-                compare_has_num(json_object_object_get(doc, "plain_exec"), "median_ms")
-                        ? compare_str(json_object_object_get(doc, "plain_exec"), "median_ms") : "not measured",
-                compare_str(doc, "startup_runs"));
+        if (compare_has_num(plain, "median_ms"))
+                fprintf(f, " (%s ms here), %s runs each, interleaved.</p>\n", compare_str(plain, "median_ms"),
+                        compare_str(doc, "startup_runs"));
+        else
+                fputs(": not measured (--runs 0).</p>\n", f);
         fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
                 "aria-label=\"startup overhead per stack, ms\">\n", CHART_LABEL_W + CHART_BAR_MAX + 140, height);
         for (size_t j = 0; j < n; j++)

@@ -214,9 +214,12 @@ void compare_print_text(FILE *f, struct json_object *doc)
         fprintf(f, "stockade compare: %zu probes under %zu stacks, %s, %s\n",
                 compare_len(json_object_object_get(doc, "probes")), compare_len(stacks),
                 compare_str(doc, "date"), compare_str(json_object_object_get(doc, "host"), "kernel"));
-        fprintf(f, "C contained, E escaped, - n/a here, ? no result; startup: median of %s runs of "
-                "stockade run -- /bin/true (plain exec: %s ms)\n\n", compare_str(doc, "startup_runs"),
-                compare_has_num(plain, "median_ms") ? compare_str(plain, "median_ms") : "-");
+        fprintf(f, "C contained, E escaped, - n/a here, ? no result; ");
+        if (compare_has_num(plain, "median_ms"))
+                fprintf(f, "startup: median of %s runs of stockade run -- /bin/true (plain exec: %s ms)\n\n",
+                        compare_str(doc, "startup_runs"), compare_str(plain, "median_ms"));
+        else
+                fprintf(f, "startup not measured\n\n");
         print_probes(f, doc, stacks);
         fputc('\n', f);
         print_summary(f, stacks);
