@@ -29,16 +29,6 @@
 #include "net_seccomp_internal.h"
 #include "stk_path.h"
 
-static bool same_mnt_ns(pid_t pid)
-{
-        char a[64];
-        struct stat sa, sb;
-
-        snprintf(a, sizeof(a), "/proc/%d/ns/mnt", (int) pid);
-        return stat(a, &sa) == 0 && stat("/proc/self/ns/mnt", &sb) == 0 && sa.st_ino == sb.st_ino &&
-               sa.st_dev == sb.st_dev;
-}
-
 /* The path argument, copied once: page by page, as a string may end just
  * before an unmapped page. */
 static int read_path(pid_t pid, uint64_t addr, char *buf, size_t size)
@@ -106,21 +96,13 @@ static int open_target(pid_t pid, int dirfd, const char *path, bool follow)
         return fd;
 }
 
-static bool beneath_any(const char *p, const char *const *roots)
-{
-        for (size_t i = 0; roots && roots[i]; i++)
-                if (stk_path_beneath(p, roots[i]))
-                        return true;
-        return false;
-}
-
 /* May the command change the metadata of what `fd` is open on? */
 static bool may_change(pid_t pid, int fd, const struct ns_unix_policy *pol)
 {
         char link[64], real[PATH_MAX];
         ssize_t n;
 
-        if (!same_mnt_ns(pid))
+        if (!ns_same_ns(pid, "mnt"))
                 return true; /* its own mounts decide (EROFS outside its writable roots) */
         snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
         n = readlink(link, real, sizeof(real) - 1);
@@ -129,7 +111,8 @@ static bool may_change(pid_t pid, int fd, const struct ns_unix_policy *pol)
         real[n] = '\0';
         if (real[0] != '/')
                 return true; /* a pipe, socket, memfd: not a file of the host's tree */
-        return beneath_any(real, pol->write) && !beneath_any(real, pol->read_only) && !beneath_any(real, pol->hide);
+        return ns_beneath_any(real, pol->write) && !ns_beneath_any(real, pol->read_only) &&
+               !ns_beneath_any(real, pol->hide);
 }
 
 struct attr_call {

@@ -111,6 +111,10 @@ struct ns_unix_policy {
  * pending), 1 when no filtered process is left, -errno when the listener
  * itself failed. */
 int ns_unix_handle(int listener, const struct ns_unix_policy *pol);
+/* Whether the process shares our namespace of kind `ns` ("mnt", "net"). */
+bool ns_same_ns(pid_t pid, const char *ns);
+/* Whether path `p` is one of `roots` or beneath one. */
+bool ns_beneath_any(const char *p, const char *const *roots);
 
 /* ---- net_seccomp_attr.c: the supervisor's side of guard_attr ------------- */
 struct seccomp_notif;

@@ -49,7 +49,7 @@ static int open_proc(pid_t pid, const char *what)
         return open(path, O_PATH | O_CLOEXEC);
 }
 
-static bool same_ns(pid_t pid, const char *ns)
+bool ns_same_ns(pid_t pid, const char *ns)
 {
         char a[64], b[64];
         struct stat sa, sb;
@@ -77,7 +77,7 @@ static int resolve(pid_t pid, const char *path)
         return fd;
 }
 
-static bool beneath_any(const char *p, const char *const *roots)
+bool ns_beneath_any(const char *p, const char *const *roots)
 {
         for (size_t i = 0; roots && roots[i]; i++)
                 if (stk_path_beneath(p, roots[i]))
@@ -109,7 +109,7 @@ static bool may_reach(pid_t pid, int fd, const struct ns_unix_policy *pol)
                 return false;
         if (listed(&st, pol->allow))
                 return true;
-        if (!same_ns(pid, "mnt"))
+        if (!ns_same_ns(pid, "mnt"))
                 /* Its own mounts: everything outside its writable roots is a
                  * read-only bind (fs_bwrap), its private /tmp is not. */
                 return fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_RDONLY);
@@ -118,7 +118,7 @@ static bool may_reach(pid_t pid, int fd, const struct ns_unix_policy *pol)
         if (n <= 0)
                 return false;
         real[n] = '\0';
-        return beneath_any(real, pol->write);
+        return ns_beneath_any(real, pol->write);
 }
 
 /* Connect the command's socket `sockfd` ourselves; 0 or -errno for it. */
@@ -136,7 +136,7 @@ static int connect_for(pid_t pid, int sockfd, const struct sockaddr_un *sa, sock
                 /* Abstract (or unnamed): resolved in the socket's network
                  * namespace; without one of its own the command would reach
                  * the host's abstract sockets through us. */
-                r = same_ns(pid, "net") ? -EPERM : 0;
+                r = ns_same_ns(pid, "net") ? -EPERM : 0;
                 if (r >= 0 && connect(sock, (const struct sockaddr *) sa, len) < 0)
                         r = -errno;
         } else if (r >= 0) {
