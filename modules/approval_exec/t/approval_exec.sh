@@ -154,3 +154,23 @@ run -- true "$(printf 'caf\351')" > "$T_TMP/out" 2>&1; st=$?
 if [ "$st" = $STK_EXIT_DENIED ] && [ ! -e "$A/allow.question" ] && grep -q 'cannot put the question into JSON' "$T_TMP/out"
 then ok "an argv that is not UTF-8 is denied without asking"
 else not_ok "an argv that is not UTF-8 is denied without asking" "status $st: $(tail -c 300 "$T_TMP/out")"; fi
+
+# --- an approval module as the only permission line does not vote --------------------
+# (DESIGN.md lists approval modules as permission lines: with nothing asking,
+# the command runs, and the approver is never consulted.)
+approver allow 'cat > "$0.question"; echo "{\"verdict\":\"allow\"}"'
+rm -f "$A/allow.question"
+cat > "$P" <<EOF2
+stockade: 1
+settings:
+  workspace: $T_TMP
+  write: [/]
+  private_tmp: false
+  git: off
+  protect_defaults: false
+  network: { mode: on }
+stack:
+  - { phase: permission, control: sufficient, module: approval_exec, args: { program: "$A/allow" } }
+EOF2
+case_run "an approval-only permission line lets a command run" 0 yes
+[ -e "$A/allow.question" ] && not_ok "... without asking anyone" || ok "... without asking anyone"
