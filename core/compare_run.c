@@ -301,7 +301,7 @@ int compare_run_bench(struct compare *c)
         if (r < 0)
                 return r;
         for (size_t j = 0; j < c->n_stacks; j++)
-                if (c->stacks[j].kind == COMPARE_CONTROL) {
+                if (c->stacks[j].kind == COMPARE_CONTROL && c->n_exec) {
                         memcpy(c->stacks[j].samples, c->exec_samples, c->n_exec * sizeof(double));
                         c->stacks[j].n_samples = c->n_exec;
                         c->stacks[j].n_failed = exec_failed;

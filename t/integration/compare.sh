@@ -181,10 +181,14 @@ t("the comparison stacks have the default profile's settings", same)
 EOF
 
 # --- a terminal gets a progress line -----------------------------------------------
+# (--runs 0 too: no benchmark, and still a report and status 0)
 if command -v script > /dev/null 2>&1; then
-        check_output "a progress line on a terminal: stack j of M, probe i of N" \
-                'stack 1 of 1 \(none\): probe 1 of 1 \(fs_write_outside\)' \
-                script -qec "'$STK' compare --stack none --only fs_write_outside --runs 0" /dev/null
+        script -qec "'$STK' compare --stack none --only fs_write_outside --runs 0; echo status=\$?" /dev/null \
+                > "$T_TMP/tty.out" 2>&1
+        check "a progress line on a terminal: stack j of M, probe i of N" \
+                grep -q 'stack 1 of 1 (none): probe 1 of 1 (fs_write_outside)' "$T_TMP/tty.out"
+        check "--runs 0: the report says the startup was not measured" grep -q 'startup not measured' "$T_TMP/tty.out"
+        check "--runs 0: status 0" grep -q 'status=0' "$T_TMP/tty.out"
 else
         skip "progress on a terminal" "no script(1) to give compare a terminal"
 fi
