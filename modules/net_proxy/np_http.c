@@ -371,21 +371,39 @@ static int finish(struct np_http_parser *p, size_t head_len)
 
 /* ---- lines ------------------------------------------------------------- */
 
-/* The complete line [start, lf]: LF at `lf`. */
+static int too_long(struct np_http_parser *p)
+{
+        return p->state == S_REQUEST_LINE ? bad(p, 414, "request line too long")
+                                          : bad(p, 431, "header line too long");
+}
+
+/* The method as far as a limit lets it be judged (see one_line). */
+static int method_within_line(struct np_http_parser *p, const char *s, size_t n)
+{
+        return method_prefix(p, s, n < p->lim.max_line + 1 ? n : p->lim.max_line + 1);
+}
+
+/*
+ * The complete line [start, lf], LF at `lf`.  The checks incomplete()
+ * makes on a partial line come first and in its order (method, length,
+ * head size), each on the bytes it could have seen, so the answer, status
+ * included, does not depend on where the reads were cut.
+ */
 static int one_line(struct np_http_parser *p, const char *buf, size_t start, size_t lf)
 {
         bool first = p->state == S_REQUEST_LINE;
+        size_t before_lf = lf - start; /* the content and its CR */
         struct span l;
 
-        if (first && method_prefix(p, buf + start, lf - start) != NEXT_LINE)
+        if (first && method_within_line(p, buf + start, before_lf) != NEXT_LINE)
                 return NP_BAD;
-        if (lf == start || buf[lf - 1] != '\r')
-                return bad(p, 400, "line not ended by CRLF");
-        l = (struct span){ buf + start, lf - 1 - start };
-        if (l.len > p->lim.max_line)
-                return first ? bad(p, 414, "request line too long") : bad(p, 431, "header line too long");
+        if (before_lf > p->lim.max_line + 1)
+                return too_long(p);
         if (lf + 1 > p->lim.max_head)
                 return bad(p, 431, "request head too large");
+        if (before_lf == 0 || buf[lf - 1] != '\r')
+                return bad(p, 400, "line not ended by CRLF");
+        l = (struct span){ buf + start, before_lf - 1 };
         if (first)
                 return l.len ? request_line(p, buf, l) : bad(p, 400, "empty line before the request line");
         if (l.len == 0)
@@ -402,13 +420,12 @@ static int incomplete(struct np_http_parser *p, const char *buf, size_t len)
 
         /* Not HTTP at all (a TLS ClientHello sent to the proxy port, say):
          * say so now rather than wait for a line that never comes. */
-        if (p->state == S_REQUEST_LINE && method_prefix(p, buf + p->pos, n) != NEXT_LINE)
+        if (p->state == S_REQUEST_LINE && method_within_line(p, buf + p->pos, n) != NEXT_LINE)
                 return NP_BAD;
         /* n bytes without LF hold at least n - 1 bytes of content (the
          * last may be the CR). */
         if (n > p->lim.max_line + 1)
-                return p->state == S_REQUEST_LINE ? bad(p, 414, "request line too long")
-                                                  : bad(p, 431, "header line too long");
+                return too_long(p);
         if (len > p->lim.max_head)
                 return bad(p, 431, "request head too large");
         return NP_NEED_MORE;

@@ -3,10 +3,10 @@
  * Fuzz np_http_parse and np_http_rewrite.  Input: one option byte (which
  * limits, how to split), then the request bytes.  Properties: parsing the
  * whole buffer and parsing it grown step by step agree (NEED_MORE / DONE /
- * BAD, and on DONE every field); the head stays within the input and the
- * limits; the rewritten head is well formed (CRLF only, one blank line, at
- * the end; no control characters but HTAB); an error response can always
- * be written for a refusal.
+ * BAD, the status of a refusal, and on DONE every field); the head stays
+ * within the input and the limits; the rewritten head is well formed (CRLF
+ * only, one blank line, at the end; no control characters but HTAB); an
+ * error response can always be written for a refusal.
  */
 #include <errno.h>
 
@@ -91,6 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         } else if (rw == NP_BAD) {
                 char resp[2048];
                 FUZZ_CHECK(whole.why != NULL && grow.why != NULL);
+                FUZZ_CHECK(whole.status == grow.status);
                 FUZZ_CHECK(np_http_error_response(whole.status, whole.why, resp, sizeof(resp)) > 0);
         }
         free(buf);

@@ -321,6 +321,44 @@ static void test_bad_split(void)
         }
 }
 
+/*
+ * With tight limits several faults can be in one line; the status must
+ * not depend on how the bytes were cut.  Each case: whole, then one byte
+ * more at a time.  (The first case is what fuzz_http found: a control
+ * character in a method longer than the line limit got 400 whole but 414
+ * in pieces.)
+ */
+static void test_status_split(void)
+{
+        static const struct { struct np_http_limits lim; const char *raw; int status; } t[] = {
+                { { 16, 64, 2 }, "Pdddddddfdddddddddd\x01i", 414 },
+                { { 16, 64, 2 }, "AAAA(B http://h/ HTTP/1.1\r\n", 400 },
+                { { 16, 64, 2 }, "GET http://h/ HTTP/1.1\n", 414 },
+                { { 64, 40, 4 }, "GET http://h/ HTTP/1.1\r\nHost: h\r\nX: aaaaaaaaaaaaaa\n", 431 },
+                { { 64, 40, 4 }, "GET http://h/ HTTP/1.1\r\nHost: h\r\nX: a\n", 400 },
+                { { 24, 400, 4 }, "GET http://h/ HTTP/1.1\r\nHost: h\r\nX: aaaaaaaaaaaaaaaaaaaaaaaaa\n", 431 },
+        };
+
+        for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+                const char *raw = t[i].raw;
+                size_t len = strlen(raw);
+                struct np_http_parser whole, grow;
+                int r = NP_NEED_MORE;
+
+                np_http_parser_init(&whole, &t[i].lim);
+                np_http_parser_init(&grow, &t[i].lim);
+                CU_ASSERT_EQUAL(np_http_parse(&whole, raw, len), NP_BAD);
+                for (size_t k = 0; k <= len && r == NP_NEED_MORE; k++)
+                        r = np_http_parse(&grow, raw, k);
+                CU_ASSERT_EQUAL(r, NP_BAD);
+                if (whole.status != t[i].status || grow.status != t[i].status)
+                        fprintf(stderr, "\n  status split[%zu]: %d (%s) / %d (%s)", i, whole.status, whole.why,
+                                grow.status, grow.why);
+                CU_ASSERT_EQUAL(whole.status, t[i].status);
+                CU_ASSERT_EQUAL(grow.status, t[i].status);
+        }
+}
+
 /* A head built to exact sizes: request line of `line` bytes (without
  * CRLF), `n` headers of `hlen` bytes each. */
 static char *build(size_t line, size_t n, size_t hlen)
@@ -552,6 +590,7 @@ UNIT_SUITE(np_http,
            UNIT_TEST(test_bad_nul),
            UNIT_TEST(test_bad_reasons),
            UNIT_TEST(test_bad_split),
+           UNIT_TEST(test_status_split),
            UNIT_TEST(test_limits),
            UNIT_TEST(test_limits_early),
            UNIT_TEST(test_rewrite),
