@@ -60,6 +60,7 @@ static const char *file_with(const char *name, const char *content, mode_t mode)
         FILE *f;
 
         snprintf(path, sizeof(path), "%s/%s", dir, name);
+        (void) unlink(path); /* an earlier case may have left it unwritable (as non-root) */
         f = fopen(path, "w");
         CU_ASSERT_PTR_NOT_NULL_FATAL(f);
         fputs(content, f);

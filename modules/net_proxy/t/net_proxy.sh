@@ -17,6 +17,10 @@ T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
 t_wait_for -s "$T_TMP/origin.port"
 P=$(cat "$T_TMP/origin.port")
 
+# stockade from inside T_TMP: the caller's cwd may be under the host /tmp,
+# which the sandbox replaces with a private one.
+stk() { (cd "$T_TMP" && "$STK" "$@"); }
+
 # policy FILE STACK [EXTRA-ARGS]: STACK bwrap or landlock
 policy() {
         fs_lines="  - { phase: pre-exec,   control: sufficient, module: fs_bwrap }
@@ -45,7 +49,7 @@ policy "$T_TMP/landlock.yaml" landlock
 policy "$T_TMP/private.yaml" bwrap ", allow_private: [127.0.0.0/8]"
 
 for stack in bwrap landlock; do
-        run() { "$STK" run --policy "$T_TMP/$stack.yaml" --workspace "$T_TMP" -- "$@"; }
+        run() { stk run --policy "$T_TMP/$stack.yaml" --workspace "$T_TMP" -- "$@"; }
         check_output "$stack: plain HTTP to an allowed name" 'status=200 .*origin ok' run "$F" "http://allowed.test:$P/plain"
         check_output "$stack: CONNECT to an allowed name" 'status=200 .*origin ok' run "$F" --tunnel "http://allowed.test:$P/connect"
         check_output "$stack: SOCKS5 to an allowed name" 'status=200 .*origin ok' run "$F" --socks "http://x.good.test:$P/socks"
@@ -80,16 +84,16 @@ t_wait_for -s "$T_TMP/q.port"
 Q=$(cat "$T_TMP/q.port")
 policy "$T_TMP/landlock-q.yaml" landlock ", listen_port: $Q"
 check_output "landlock: the proxy's port on another address is refused" 'error=7 ' \
-        "$STK" run --policy "$T_TMP/landlock-q.yaml" --workspace "$T_TMP" -- "$F" --noproxy "http://127.0.0.2:$Q/"
+        stk run --policy "$T_TMP/landlock-q.yaml" --workspace "$T_TMP" -- "$F" --noproxy "http://127.0.0.2:$Q/"
 [ -e "$T_TMP/q.reached" ] && not_ok "landlock: nothing reached 127.0.0.2:$Q" || ok "landlock: nothing reached 127.0.0.2:$Q"
 check_output "landlock: the proxy itself still works on that port" 'status=200' \
-        "$STK" run --policy "$T_TMP/landlock-q.yaml" --workspace "$T_TMP" -- "$F" "http://allowed.test:$P/"
+        stk run --policy "$T_TMP/landlock-q.yaml" --workspace "$T_TMP" -- "$F" "http://allowed.test:$P/"
 
 # DNS rebinding: "localhost" resolves (through /etc/hosts) to loopback.
-run() { "$STK" run --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP" -- "$@"; }
+run() { stk run --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP" -- "$@"; }
 check_output "a name resolving to loopback is refused" 'status=403 .*not a public address' run "$F" "http://localhost:$P/"
 check_output "allow_private lets it through" 'status=200' \
-        "$STK" run --policy "$T_TMP/private.yaml" --workspace "$T_TMP" -- "$F" "http://localhost:$P/"
+        stk run --policy "$T_TMP/private.yaml" --workspace "$T_TMP" -- "$F" "http://localhost:$P/"
 
 # SNI: a ClientHello for another name than the CONNECT host is refused
 # before it reaches the origin; the right name passes (the origin logs "tls").
@@ -122,16 +126,16 @@ if [ -f "$STK_BUILD/modules/approval_exec.so" ]; then
         sed -e 's/approval: never/approval: on-request/' "$T_TMP/bwrap.yaml" > "$T_TMP/ask.yaml"
         echo "  - { phase: permission, control: optional, module: approval_exec, args: { program: \"$T_TMP/approver\" } }" >> "$T_TMP/ask.yaml"
         check_output "an unlisted name the approval module allows is reached" 'status=200 .*origin ok' \
-                "$STK" run --policy "$T_TMP/ask.yaml" --workspace "$T_TMP" -- "$F" "http://other.test:$P/asked"
+                stk run --policy "$T_TMP/ask.yaml" --workspace "$T_TMP" -- "$F" "http://other.test:$P/asked"
         check_output "an unlisted name the approval module denies is refused, naming it" 'status=403 .*approval_exec' \
-                "$STK" run --policy "$T_TMP/ask.yaml" --workspace "$T_TMP" -- "$F" "http://unlisted.test:$P/asked"
+                stk run --policy "$T_TMP/ask.yaml" --workspace "$T_TMP" -- "$F" "http://unlisted.test:$P/asked"
 else
         skip "egress approvals" "approval_exec not built"
 fi
 
 # Audit: one record per connection, with bytes and the verdict.
-"$STK" run --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP" --audit "$T_TMP/audit.jsonl" -- "$F" "http://allowed.test:$P/audit" > /dev/null 2>&1
+stk run --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP" --audit "$T_TMP/audit.jsonl" -- "$F" "http://allowed.test:$P/audit" > /dev/null 2>&1
 check_output "each connection leaves an audit record" '"egress-connection".*"verdict": *"allow".*"bytes_in": *[1-9]' \
         grep egress-connection "$T_TMP/audit.jsonl"
 check_output "explain shows the proxy" 'SOCKS5 proxy in the supervisor' \
-        "$STK" explain --details --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP"
+        stk explain --details --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP"
