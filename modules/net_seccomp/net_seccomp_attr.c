@@ -54,18 +54,6 @@ static int read_path(pid_t pid, uint64_t addr, char *buf, size_t size)
         return -ENAMETOOLONG;
 }
 
-static int fd_of(pid_t pid, int fd)
-{
-        int pidfd = (int) syscall(SYS_pidfd_open, pid, 0), r;
-
-        if (pidfd < 0)
-                return -ESRCH;
-        r = (int) syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-        r = r < 0 ? -EBADF : r;
-        close(pidfd);
-        return r;
-}
-
 /* The file the command named, opened O_PATH by us. */
 static int open_target(pid_t pid, int dirfd, const char *path, bool follow)
 {
@@ -83,13 +71,13 @@ static int open_target(pid_t pid, int dirfd, const char *path, bool follow)
                 snprintf(proc, sizeof(proc), "/proc/%d/cwd", (int) pid);
                 base = open(proc, O_PATH | O_CLOEXEC);
         } else
-                base = fd_of(pid, dirfd);
+                base = ns_fd_of(pid, dirfd);
+        if (base == -1)
+                return -errno; /* open(2) of /proc/PID/... */
         if (base < 0)
-                return base == -1 ? -errno : base;
-        if (!*path) {
-                fd = base; /* AT_EMPTY_PATH, or "/" */
-                return fd;
-        }
+                return base;   /* ns_fd_of */
+        if (!*path)
+                return base;   /* AT_EMPTY_PATH, or "/" */
         fd = (int) syscall(SYS_openat2, base, path, &how, sizeof(how));
         fd = fd < 0 ? -errno : fd;
         close(base);
@@ -197,7 +185,7 @@ int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_
         if (r < 0)
                 return r;
         if (c.by_fd)
-                fd = fd_of(req->pid, (int) req->data.args[0]);
+                fd = ns_fd_of(req->pid, (int) req->data.args[0]);
         else {
                 r = read_path(req->pid, c.path_addr, path, sizeof(path));
                 if (r < 0)

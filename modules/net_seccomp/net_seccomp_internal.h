@@ -113,6 +113,8 @@ struct ns_unix_policy {
 int ns_unix_handle(int listener, const struct ns_unix_policy *pol);
 /* Whether the process shares our namespace of kind `ns` ("mnt", "net"). */
 bool ns_same_ns(pid_t pid, const char *ns);
+/* The command's open file `fd` as a descriptor of ours; -ESRCH or -EBADF. */
+int ns_fd_of(pid_t pid, int fd);
 /* Whether path `p` is one of `roots` or beneath one. */
 bool ns_beneath_any(const char *p, const char *const *roots);
 

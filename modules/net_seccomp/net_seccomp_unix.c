@@ -121,17 +121,26 @@ static bool may_reach(pid_t pid, int fd, const struct ns_unix_policy *pol)
         return ns_beneath_any(real, pol->write);
 }
 
+/* The command's open file `fd`, as a descriptor of ours (pidfd_getfd: the
+ * same open file); -ESRCH or -EBADF. */
+int ns_fd_of(pid_t pid, int fd)
+{
+        int pidfd = (int) syscall(SYS_pidfd_open, pid, 0), r;
+
+        if (pidfd < 0)
+                return -ESRCH;
+        r = (int) syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+        close(pidfd);
+        return r < 0 ? -EBADF : r;
+}
+
 /* Connect the command's socket `sockfd` ourselves; 0 or -errno for it. */
 static int connect_for(pid_t pid, int sockfd, const struct sockaddr_un *sa, socklen_t len,
                        const struct ns_unix_policy *pol)
 {
-        int pidfd = (int) syscall(SYS_pidfd_open, pid, 0), sock = -1, target = -1, r;
         struct sockaddr_un via = { .sun_family = AF_UNIX };
+        int sock = ns_fd_of(pid, sockfd), target = -1, r = sock < 0 ? sock : 0;
 
-        if (pidfd < 0)
-                return -ESRCH;
-        sock = (int) syscall(SYS_pidfd_getfd, pidfd, sockfd, 0);
-        r = sock < 0 ? -EBADF : 0;
         if (r >= 0 && sa->sun_path[0] == '\0') {
                 /* Abstract (or unnamed): resolved in the socket's network
                  * namespace; without one of its own the command would reach
@@ -150,7 +159,6 @@ static int connect_for(pid_t pid, int sockfd, const struct sockaddr_un *sa, sock
                 close(target);
         if (sock >= 0)
                 close(sock);
-        close(pidfd);
         return r;
 }
 
@@ -203,23 +211,18 @@ static bool is_proxy(const struct sockaddr_storage *ss, socklen_t len, const str
 static int connect_inet_for(pid_t pid, int sockfd, const struct sockaddr_storage *ss, socklen_t len,
                             const struct ns_unix_policy *pol)
 {
-        int pidfd, sock, r = 0;
+        int sock, r = 0;
 
         if (pol->network != STK_NET_PROXY)
                 return -EAFNOSUPPORT;
         if (ss->ss_family != AF_UNSPEC && !is_proxy(ss, len, pol))
                 return -EACCES;
-        pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
-        if (pidfd < 0)
-                return -ESRCH;
-        sock = (int) syscall(SYS_pidfd_getfd, pidfd, sockfd, 0);
+        sock = ns_fd_of(pid, sockfd);
         if (sock < 0)
-                r = -EBADF;
-        else if (connect(sock, (const struct sockaddr *) ss, len) < 0)
+                return sock;
+        if (connect(sock, (const struct sockaddr *) ss, len) < 0)
                 r = -errno;
-        if (sock >= 0)
-                close(sock);
-        close(pidfd);
+        close(sock);
         return r;
 }
 
