@@ -155,20 +155,30 @@ void np_conn_close(struct np_conn *c, const char *reason)
         free(c);
 }
 
+/* Our own short answer (a SOCKS reply, "200 Connection established")
+ * before the state that reads. */
+static bool flush_cout(struct np_conn *c)
+{
+        while (c->cout_off < c->cout_len) {
+                ssize_t n = send(c->cfd, c->cout + c->cout_off, c->cout_len - c->cout_off, MSG_NOSIGNAL | MSG_DONTWAIT);
+                if (n < 0 && errno == EAGAIN)
+                        return true;
+                if (n <= 0) {
+                        np_conn_close(c, c->state == NP_S_CLOSING ? c->reason : "client went away");
+                        return false;
+                }
+                c->cout_off += (size_t) n;
+        }
+        c->cout_off = c->cout_len = 0;
+        return true;
+}
+
 /* Our answer is out: stop writing, read until the client closes (or the
  * drain deadline), so closing does not reset the connection under it. */
 static void closing_step(struct np_conn *c)
 {
-        while (c->cout_off < c->cout_len) {
-                ssize_t n = send(c->cfd, c->cout + c->cout_off, c->cout_len - c->cout_off, MSG_NOSIGNAL);
-                if (n < 0 && errno == EAGAIN)
-                        return;
-                if (n <= 0) {
-                        np_conn_close(c, c->reason);
-                        return;
-                }
-                c->cout_off += (size_t) n;
-        }
+        if (!flush_cout(c) || c->cout_off < c->cout_len)
+                return; /* closed, or the rest when the socket drains */
         if (!c->client_shut) {
                 (void) shutdown(c->cfd, SHUT_WR); /* ENOTCONN: gone already, which the read below sees */
                 c->client_shut = true;
@@ -208,24 +218,6 @@ static void read_head(struct np_conn *c)
                 np_peek_step(c);
         else
                 np_request_step(c);
-}
-
-/* Our own short answer (a SOCKS reply, "200 Connection established")
- * before the state that reads. */
-static bool flush_cout(struct np_conn *c)
-{
-        while (c->cout_off < c->cout_len) {
-                ssize_t n = send(c->cfd, c->cout + c->cout_off, c->cout_len - c->cout_off, MSG_NOSIGNAL | MSG_DONTWAIT);
-                if (n < 0 && errno == EAGAIN)
-                        return true;
-                if (n <= 0) {
-                        np_conn_close(c, "client went away");
-                        return false;
-                }
-                c->cout_off += (size_t) n;
-        }
-        c->cout_off = c->cout_len = 0;
-        return true;
 }
 
 static void on_client(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
