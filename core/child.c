@@ -78,11 +78,11 @@ static int drop_capabilities(void)
 {
         struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
         struct __user_cap_data_struct none[2] = { { 0 } };
+        int last = geteuid() == 0 ? last_cap() : -1; /* read once, not per capability */
 
-        if (geteuid() == 0)
-                for (int c = 0; c <= last_cap(); c++)
-                        if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
-                                return -errno;
+        for (int c = 0; c <= last; c++)
+                if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+                        return -errno;
         if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
                 return -errno;
         if (syscall(SYS_capset, &h, none) < 0)

@@ -12,6 +12,7 @@
  * pid namespace, so signals reach the command itself, not the wrapper.
  */
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/epoll.h>
@@ -265,25 +266,52 @@ static size_t list_children(pid_t *pids, size_t max)
         return n;
 }
 
-/* We are a subreaper: whatever the command left (daemons, double forks) is
- * re-parented to us.  Kill our children, reap without blocking (a killed
- * child's own children become ours and are alive until the next round),
- * and go on until none is left. */
-static void kill_leftovers(void)
+/* Reap every child that has ended; true when none is left at all. */
+static bool reap_exited(void)
 {
-        const struct timespec tick = { 0, 1000000 };
+        pid_t p;
 
-        for (int round = 0; round < 10000; round++) {
+        while ((p = waitpid(-1, NULL, __WALL | WNOHANG)) > 0)
+                ;
+        return p < 0 && errno == ECHILD;
+}
+
+/* Wait until a child may have ended: SIGCHLD on the signalfd, at most
+ * `ms`.  The signalfd is drained: the command is gone, nothing is left to
+ * forward a signal to. */
+static void wait_sigchld(int sigfd, int ms)
+{
+        struct pollfd p = { .fd = sigfd, .events = POLLIN };
+        struct signalfd_siginfo si;
+
+        if (sigfd < 0) {
+                const struct timespec tick = { 0, (long) ms * 1000000 };
+                (void) nanosleep(&tick, NULL); /* EINTR only shortens it */
+                return;
+        }
+        (void) poll(&p, 1, ms); /* a timeout or EINTR: the caller looks again */
+        while (read(sigfd, &si, sizeof(si)) == (ssize_t) sizeof(si))
+                ;
+}
+
+/* We are a subreaper: whatever the command left (daemons, double forks) is
+ * re-parented to us.  Kill our children, reap, and go on until none is
+ * left: a killed child's own children become ours, so each round looks
+ * again.  Between rounds we wait for SIGCHLD rather than a fixed tick,
+ * which cost a millisecond or two on every run (bwrap's pid 1 is still
+ * dying when bwrap itself has been reaped).  Bounded: a child stuck in
+ * uninterruptible sleep ends the wait after about 10 s. */
+static void kill_leftovers(int sigfd)
+{
+        for (int round = 0; round < 1000; round++) {
                 pid_t pids[512];
                 size_t n = list_children(pids, ELEMENTSOF(pids));
 
                 for (size_t i = 0; i < n; i++)
                         (void) kill(pids[i], SIGKILL); /* ESRCH: it died meanwhile */
-                while (waitpid(-1, NULL, __WALL | WNOHANG) > 0)
-                        ;
-                if (n == 0 && waitpid(-1, NULL, __WALL | WNOHANG) < 0 && errno == ECHILD)
+                if (reap_exited())
                         return;
-                (void) nanosleep(&tick, NULL); /* let the killed ones die */
+                wait_sigchld(sigfd, 10);
         }
         core_log(STK_LOG_WARNING, "processes left by the command would not die");
 }
@@ -378,7 +406,7 @@ int core_supervise(struct core_run *run, int *ret_status)
                 r = event_loop(run, &s);
         if (r < 0 && s.child > 0 && !s.exited)
                 (void) kill(s.child, SIGKILL); /* the supervisor failed: take the command down */
-        kill_leftovers();
+        kill_leftovers(s.sigfd);
         if (r >= 0)
                 *ret_status = exit_status_of(&s);
         closep(&s.pidfd);
