@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -180,6 +181,36 @@ static int add_attr_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
         return r;
 }
 
+/* Pathname unix sockets outside the writable roots: a read-only mount does
+ * not stop connect(), so the supervisor answers each connect
+ * (net_seccomp_unix.c).  With the network off every socket is AF_UNIX;
+ * through the proxy TCP connects are checked too (the proxy on loopback is
+ * the one destination).
+ *
+ * A datagram reaches a socket file without connect(): sendto() with an
+ * address (refused here on its pointer), and sendmsg()/sendmmsg() with
+ * msg_name, which seccomp cannot read (a pointer inside a struct), and
+ * which a socketpair's connected peer does not stop either.  So no
+ * AF_UNIX SOCK_DGRAM socket is made at all, by socket() or socketpair():
+ * stream and seqpacket sockets ignore or refuse msg_name, and their
+ * connect() is the one way to a listener.  What this costs is syslog(3)
+ * from the command (dropped, as glibc drops it without a log socket). */
+static int add_unix_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
+{
+        static const char *const makers[] = { "socket", "socketpair" };
+        int r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
+
+        if (r >= 0)
+                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
+        for (size_t i = 0; r >= 0 && i < sizeof(makers) / sizeof(makers[0]); i++)
+                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), seccomp_syscall_resolve_name(makers[i]), 2,
+                                     SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_UNIX),
+                                     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM));
+        if (r < 0)
+                log(userdata, "seccomp_rule_add(unix guard): %s", strerror(-r));
+        return r;
+}
+
 int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void *userdata)
 {
         struct build b = { .f = seccomp_init(SCMP_ACT_ALLOW), .log = log, .userdata = userdata };
@@ -188,20 +219,8 @@ int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void 
         if (!b.f)
                 return -ENOMEM;
         r = set_attrs(b.f, o, log, userdata);
-        /* Pathname unix sockets outside the writable roots: a read-only
-         * mount does not stop connect(), so the supervisor answers each
-         * connect (net_seccomp_unix.c).  With the network off every socket
-         * is AF_UNIX; through the proxy TCP connects are checked too (the
-         * proxy on loopback is the one destination). */
-        if (r >= 0 && o->guard_unix && o->network != STK_NET_ON) {
-                r = seccomp_rule_add(b.f, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
-                /* A datagram to an address bypasses connect: refuse it. */
-                if (r >= 0)
-                        r = seccomp_rule_add(b.f, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendto), 1,
-                                             SCMP_A4(SCMP_CMP_NE, 0));
-                if (r < 0)
-                        log(userdata, "seccomp_rule_add(connect, notify): %s", strerror(-r));
-        }
+        if (r >= 0 && o->guard_unix && o->network != STK_NET_ON)
+                r = add_unix_guard(b.f, log, userdata);
         if (r >= 0 && o->guard_attr)
                 r = add_attr_guard(b.f, log, userdata);
         for (size_t i = 0; r >= 0 && i < ns_table_len; i++) {

@@ -4,8 +4,9 @@
  * so that a probe that escapes touches nothing real:
  *
  *   escape-fixture listen STATE OUT   TCP and UDP (echo) listeners on 127.0.0.1
- *                                     and ::1, an abstract unix socket and
- *                                     OUT/sock; writes STATE/listen.env, logs
+ *                                     and ::1, an abstract unix socket,
+ *                                     OUT/sock and the datagram socket
+ *                                     OUT/dgram; writes STATE/listen.env, logs
  *                                     every contact to STATE/hits
  *   escape-fixture victim STATE       a process to attack: logs to STATE/victim.log
  *                                     when signalled, traced or written to
@@ -116,11 +117,11 @@ static int inet_listener(int family, int type)
         return fd;
 }
 
-static int unix_listener(const char *path, const char *abstract)
+static int unix_listener(const char *path, const char *abstract, int type)
 {
         struct sockaddr_un a = { .sun_family = AF_UNIX };
         socklen_t len = sizeof(a);
-        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        int fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
 
         if (path) {
                 if (strlen(path) >= sizeof(a.sun_path))
@@ -131,7 +132,7 @@ static int unix_listener(const char *path, const char *abstract)
                 strncpy(a.sun_path + 1, abstract, sizeof(a.sun_path) - 2);
                 len = (socklen_t) (offsetof(struct sockaddr_un, sun_path) + 1 + strlen(abstract));
         }
-        if (fd < 0 || bind(fd, (struct sockaddr *) &a, len) < 0 || listen(fd, 16) < 0)
+        if (fd < 0 || bind(fd, (struct sockaddr *) &a, len) < 0 || (type == SOCK_STREAM && listen(fd, 16) < 0))
                 die(path ? path : "abstract unix socket");
         return fd;
 }
@@ -167,6 +168,7 @@ static _Noreturn void cmd_listen(const char *state, const char *out)
                 { "udp6", inet_listener(AF_INET6, SOCK_DGRAM), SOCK_DGRAM },
                 { "unix-abstract", -1, SOCK_STREAM },
                 { "unix-path", -1, SOCK_STREAM },
+                { "unix-dgram", -1, SOCK_DGRAM },
         };
         enum { N = sizeof(l) / sizeof(l[0]) };
         struct pollfd pfd[N];
@@ -175,8 +177,10 @@ static _Noreturn void cmd_listen(const char *state, const char *out)
         snprintf(hits, sizeof(hits), "%s/hits", state);
         snprintf(sock, sizeof(sock), "%s/sock", out);
         snprintf(abstract, sizeof(abstract), "stockade-escape-%d", (int) getpid());
-        l[4].fd = unix_listener(NULL, abstract);
-        l[5].fd = unix_listener(sock, NULL);
+        l[4].fd = unix_listener(NULL, abstract, SOCK_STREAM);
+        l[5].fd = unix_listener(sock, NULL, SOCK_STREAM);
+        snprintf(sock, sizeof(sock), "%s/dgram", out);
+        l[6].fd = unix_listener(sock, NULL, SOCK_DGRAM);
         if (l[0].fd < 0 || l[1].fd < 0)
                 die("127.0.0.1 listeners");
         snprintf(env, sizeof(env), "ESC_TCP4=%d\nESC_UDP4=%d\nESC_TCP6=%d\nESC_UDP6=%d\nESC_ABSTRACT=%s\n",

@@ -12,7 +12,8 @@ HARDEN="ptrace process_vm_readv process_vm_writev io_uring_setup io_uring_enter 
         userfaultfd unshare_user clone_newuser clone3 setns mount umount2 pivot_root move_mount open_tree
         fsopen kexec_load init_module finit_module delete_module personality_read_implies_exec
         open_by_handle_at"
-STILL_ALLOWED="ioctl_fionread unshare_files personality_query socket_unix sendto"
+STILL_ALLOWED="ioctl_fionread unshare_files personality_query socket_unix sendto socket_unix_seqpacket
+        socketpair_unix_stream"
 
 [ -x "$STK" ] || { skip "net_seccomp" "no stockade binary at $STK yet"; exit 0; }
 "$STK" --help 2>&1 | grep -q 'stockade run' || { skip "net_seccomp" "$STK has no run command yet"; exit 0; }
@@ -69,6 +70,10 @@ done
 for p in socket_udp socket_udp6 socket_raw socket_netlink socket_packet socket_sctp sendto_fastopen; do
         refused proxy "$p"
 done
+# No unix datagram socket: sendmsg() with msg_name reaches a host socket file
+# without connect() (t/escape/probes/net_unix_dgram.c).
+for m in off proxy; do for p in socket_unix_dgram socketpair_unix_dgram; do refused "$m" "$p"; done; done
+check_status "on: unix datagram sockets allowed" 0 sbx on "$H" socket_unix_dgram socketpair_unix_dgram
 check_status "proxy: TCP sockets allowed" 0 sbx proxy "$H" socket_tcp socket_tcp6
 check_status "on: no socket rule" 0 sbx on "$H" socket_udp socket_netlink
 refused on ptrace

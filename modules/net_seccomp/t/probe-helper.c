@@ -81,6 +81,21 @@ static long sock(int domain, int type, int proto)
         return fd;
 }
 static long p_sock_unix(void) { return sock(AF_UNIX, SOCK_STREAM, 0); }
+static long p_sock_unix_dgram(void) { return sock(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0); }
+static long p_sock_unix_seqpacket(void) { return sock(AF_UNIX, SOCK_SEQPACKET, 0); }
+static long pair(int type)
+{
+        int sv[2];
+        long r = SC(SYS_socketpair, AF_UNIX, type, 0, sv);
+
+        if (r == 0) {
+                close(sv[0]);
+                close(sv[1]);
+        }
+        return r;
+}
+static long p_pair_unix_dgram(void) { return pair(SOCK_DGRAM); }
+static long p_pair_unix_stream(void) { return pair(SOCK_STREAM); }
 static long p_sock_tcp(void) { return sock(AF_INET, SOCK_STREAM, 0); }
 static long p_sock_tcp6(void) { return sock(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP); }
 static long p_sock_udp(void) { return sock(AF_INET, SOCK_DGRAM, 0); }
@@ -173,6 +188,10 @@ static const struct probe {
         { "personality_read_implies_exec", p_persona_rie, EPERM },
         { "open_by_handle_at", p_open_by_handle, EPERM },
         { "socket_unix", p_sock_unix, EPERM },
+        { "socket_unix_dgram", p_sock_unix_dgram, EACCES },
+        { "socket_unix_seqpacket", p_sock_unix_seqpacket, EPERM },
+        { "socketpair_unix_dgram", p_pair_unix_dgram, EACCES },
+        { "socketpair_unix_stream", p_pair_unix_stream, EPERM },
         { "socket_tcp", p_sock_tcp, EPERM },
         { "socket_tcp6", p_sock_tcp6, EPERM },
         { "socket_udp", p_sock_udp, EPERM },
