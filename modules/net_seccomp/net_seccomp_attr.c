@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * guard_attr, the supervisor's side: chmod and chown of the command arrive
- * here as seccomp user notifications.  Landlock has no right for file
- * metadata, so in the Landlock stack a command could chmod 0666 or chmod +x
- * a file of ours outside every writable root.
+ * guard_attr, the supervisor's side: chmod, chown, timestamp changes
+ * (utimensat & co.) and user extended attributes (setxattr & co.) of the
+ * command arrive here as seccomp user notifications.  Landlock has no right
+ * for file metadata, so in the Landlock stack a command could chmod 0666,
+ * chmod +x, backdate or tag a file of ours outside every writable root.
  *
  * As for connect (net_seccomp_unix.c), nothing is left to the kernel to
  * redo with memory the command can still change: the path is copied once,
@@ -17,17 +18,34 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 #include <unistd.h>
+#include <utime.h>
+#include <linux/limits.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
 #include "net_seccomp_internal.h"
 #include "stk_path.h"
+
+/* The old calls exist on x86 but not on the newer tables (aarch64): a
+ * number no notification carries. */
+#ifndef __NR_utime
+#define __NR_utime -1
+#endif
+#ifndef __NR_utimes
+#define __NR_utimes -1
+#endif
+#ifndef __NR_futimesat
+#define __NR_futimesat -1
+#endif
 
 /* The path argument, copied once: page by page, as a string may end just
  * before an unmapped page. */
@@ -103,31 +121,50 @@ static bool may_change(pid_t pid, int fd, const struct ns_unix_policy *pol)
                !ns_beneath_any(real, pol->hide);
 }
 
+enum attr_kind { A_CHMOD, A_CHOWN, A_UTIME, A_SETXATTR, A_REMOVEXATTR };
+
 struct attr_call {
-        bool is_chmod;
-        bool by_fd;             /* fchmod, fchown: args[0] is the fd */
+        enum attr_kind kind;
+        bool by_fd;             /* fchmod, fchown, futimens, f*xattr: args[0] is the fd */
         int dirfd;
         uint64_t path_addr;
         bool follow;
         mode_t mode;
         uid_t uid;
         gid_t gid;
+        struct timespec times[2];
+        bool times_now;         /* no times given: both now */
+        char name[XATTR_NAME_MAX + 1];
+        char *value;            /* owned; setxattr's value */
+        size_t size;
+        int xflags;
 };
 
-static int decode(const struct seccomp_notif *req, struct attr_call *c)
+/* Fixed-size data of the command's (a times array, an xattr value),
+ * copied once. */
+static int read_bytes(pid_t pid, uint64_t addr, void *buf, size_t size)
+{
+        struct iovec local = { buf, size }, remote = { (void *) (uintptr_t) addr, size };
+
+        if (size == 0)
+                return 0;
+        return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t) size ? 0 : -EFAULT;
+}
+
+static int decode_mode(const struct seccomp_notif *req, struct attr_call *c)
 {
         const __u64 *a = req->data.args;
         int nr = req->data.nr;
 
-        *c = (struct attr_call) { .dirfd = AT_FDCWD, .follow = true };
         if (nr == __NR_chmod || nr == __NR_fchmodat || nr == __NR_fchmod) {
-                c->is_chmod = true;
+                c->kind = A_CHMOD;
                 c->by_fd = nr == __NR_fchmod;
                 c->dirfd = nr == __NR_fchmodat ? (int) a[0] : AT_FDCWD;
                 c->path_addr = nr == __NR_fchmodat ? a[1] : a[0];
                 c->mode = (mode_t) (nr == __NR_fchmodat ? a[2] : a[1]);
                 return 0;
         }
+        c->kind = A_CHOWN;
         if (nr == __NR_chown || nr == __NR_lchown || nr == __NR_fchown) {
                 c->by_fd = nr == __NR_fchown;
                 c->follow = nr != __NR_lchown;
@@ -136,41 +173,168 @@ static int decode(const struct seccomp_notif *req, struct attr_call *c)
                 c->gid = (gid_t) a[2];
                 return 0;
         }
-        if (nr == __NR_fchownat) {
-                if (a[4] & ~(uint64_t) (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+        if (a[4] & ~(uint64_t) (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+                return -EINVAL;
+        c->dirfd = (int) a[0];
+        c->path_addr = a[1];
+        c->uid = (uid_t) a[2];
+        c->gid = (gid_t) a[3];
+        c->follow = !(a[4] & AT_SYMLINK_NOFOLLOW);
+        return 0;
+}
+
+/* utimes(2) and utime(2) take microseconds and seconds: as timespecs. */
+static int read_old_times(pid_t pid, int nr, uint64_t addr, struct timespec ret[2])
+{
+        if (nr == __NR_utime) {
+                struct utimbuf u;
+                int r = read_bytes(pid, addr, &u, sizeof(u));
+                ret[0] = (struct timespec) { u.actime, 0 };
+                ret[1] = (struct timespec) { u.modtime, 0 };
+                return r;
+        }
+        struct timeval tv[2];
+        int r = read_bytes(pid, addr, tv, sizeof(tv));
+        for (int i = 0; r >= 0 && i < 2; i++) {
+                if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
                         return -EINVAL;
+                ret[i] = (struct timespec) { tv[i].tv_sec, tv[i].tv_usec * 1000 };
+        }
+        return r;
+}
+
+static int decode_utime(const struct seccomp_notif *req, struct attr_call *c)
+{
+        const __u64 *a = req->data.args;
+        int nr = req->data.nr;
+        uint64_t times;
+
+        c->kind = A_UTIME;
+        if (nr == __NR_utimensat) {
+                if (a[3] & ~(uint64_t) (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+                        return -EINVAL;
+                c->follow = !(a[3] & AT_SYMLINK_NOFOLLOW);
+        }
+        if (nr == __NR_utimensat || nr == __NR_futimesat) {
                 c->dirfd = (int) a[0];
                 c->path_addr = a[1];
-                c->uid = (uid_t) a[2];
-                c->gid = (gid_t) a[3];
-                c->follow = !(a[4] & AT_SYMLINK_NOFOLLOW);
-                return 0;
+                times = a[2];
+        } else {
+                c->path_addr = a[0];
+                times = a[1];
         }
+        /* utimensat(fd, NULL, ...) is futimens(fd): the fd is the file. */
+        c->by_fd = c->path_addr == 0 && nr != __NR_utime && nr != __NR_utimes;
+        c->times_now = times == 0;
+        if (c->times_now)
+                return 0;
+        if (nr == __NR_utimensat)
+                return read_bytes(req->pid, times, c->times, sizeof(c->times));
+        return read_old_times(req->pid, nr, times, c->times);
+}
+
+static int decode_xattr(const struct seccomp_notif *req, struct attr_call *c)
+{
+        const __u64 *a = req->data.args;
+        int nr = req->data.nr, r;
+
+        c->kind = nr == __NR_setxattr || nr == __NR_lsetxattr || nr == __NR_fsetxattr ? A_SETXATTR : A_REMOVEXATTR;
+        c->by_fd = nr == __NR_fsetxattr || nr == __NR_fremovexattr;
+        c->follow = nr != __NR_lsetxattr && nr != __NR_lremovexattr;
+        c->path_addr = a[0];
+        r = read_path(req->pid, a[1], c->name, sizeof(c->name));
+        if (r < 0)
+                return r == -ENAMETOOLONG ? -ERANGE : r;
+        if (c->kind == A_REMOVEXATTR)
+                return 0;
+        c->size = (size_t) a[3];
+        c->xflags = (int) a[4];
+        if (c->size > XATTR_SIZE_MAX)
+                return -E2BIG;
+        c->value = malloc(c->size ? c->size : 1);
+        if (!c->value)
+                return -ENOMEM;
+        return read_bytes(req->pid, a[2], c->value, c->size);
+}
+
+static bool is_utime(int nr)
+{
+        return nr == __NR_utimensat || nr == __NR_utime || nr == __NR_utimes || nr == __NR_futimesat;
+}
+
+static bool is_xattr(int nr)
+{
+        return nr == __NR_setxattr || nr == __NR_lsetxattr || nr == __NR_fsetxattr || nr == __NR_removexattr ||
+               nr == __NR_lremovexattr || nr == __NR_fremovexattr;
+}
+
+static bool is_mode(int nr)
+{
+        return nr == __NR_chmod || nr == __NR_fchmodat || nr == __NR_fchmod || nr == __NR_chown ||
+               nr == __NR_lchown || nr == __NR_fchown || nr == __NR_fchownat;
+}
+
+static int decode(const struct seccomp_notif *req, struct attr_call *c)
+{
+        int nr = req->data.nr;
+
+        *c = (struct attr_call) { .dirfd = AT_FDCWD, .follow = true };
+        if (is_mode(nr))
+                return decode_mode(req, c);
+        if (is_utime(nr))
+                return decode_utime(req, c);
+        if (is_xattr(nr))
+                return decode_xattr(req, c);
         return -ENOSYS;
+}
+
+/* Only user.* is made for the command: the supervisor may hold privileges
+ * the command was denied (root's CAP_SETFCAP), and security.capability on
+ * a workspace binary would hand them out to whoever runs it later.  The
+ * kernel allows user.* on files and directories only. */
+static int xattr_apply(const struct attr_call *c, const char *link, const struct stat *st)
+{
+        int r;
+
+        if (strncmp(c->name, "user.", 5) != 0 || !(S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)))
+                return -EPERM;
+        if (c->kind == A_SETXATTR)
+                r = setxattr(link, c->name, c->value, c->size, c->xflags);
+        else
+                r = removexattr(link, c->name);
+        return r < 0 ? -errno : 0;
 }
 
 static int apply(const struct attr_call *c, int fd)
 {
         char link[64];
+        struct stat st;
         int r;
 
-        if (c->is_chmod) {
-                struct stat st;
-                if (fstat(fd, &st) < 0)
-                        return -errno;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+        switch (c->kind) {
+        case A_CHMOD:
                 if (S_ISLNK(st.st_mode))
                         return -EOPNOTSUPP; /* as the kernel says for a symlink's mode */
-                snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
                 r = chmod(link, c->mode);
-        } else
+                break;
+        case A_CHOWN:
                 r = fchownat(fd, "", c->uid, c->gid, AT_EMPTY_PATH);
+                break;
+        case A_UTIME:
+                r = utimensat(fd, "", c->times_now ? NULL : c->times, AT_EMPTY_PATH);
+                break;
+        default:
+                return xattr_apply(c, link, &st);
+        }
         return r < 0 ? -errno : 0;
 }
 
 bool ns_attr_is_guarded(int nr)
 {
-        return nr == __NR_chmod || nr == __NR_fchmodat || nr == __NR_fchmod || nr == __NR_chown ||
-               nr == __NR_lchown || nr == __NR_fchown || nr == __NR_fchownat;
+        return is_mode(nr) || is_utime(nr) || is_xattr(nr);
 }
 
 /* Do the call for the command if it may; 0 or -errno for it.  `still_valid`
@@ -182,22 +346,25 @@ int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_
         char path[PATH_MAX];
         int fd, r = decode(req, &c);
 
-        if (r < 0)
+        if (r < 0) {
+                free(c.value);
                 return r;
+        }
         if (c.by_fd)
                 fd = ns_fd_of(req->pid, (int) req->data.args[0]);
         else {
                 r = read_path(req->pid, c.path_addr, path, sizeof(path));
-                if (r < 0)
-                        return r;
-                fd = open_target(req->pid, c.dirfd, path, c.follow);
+                fd = r < 0 ? r : open_target(req->pid, c.dirfd, path, c.follow);
         }
-        if (fd < 0)
+        if (fd < 0) {
+                free(c.value);
                 return fd;
+        }
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 r = -ESRCH;
         else
                 r = may_change(req->pid, fd, pol) ? apply(&c, fd) : -EPERM;
         close(fd);
+        free(c.value);
         return r;
 }

@@ -160,24 +160,39 @@ static int set_attrs(scmp_filter_ctx f, const struct ns_opts *o, ns_log_fn log, 
         return r;
 }
 
-/* chmod and chown: Landlock has no right for metadata, so the supervisor
- * answers each (net_seccomp_attr.c).  fchmodat2 (Linux 6.6) is newer than
- * what libc uses here: ENOSYS makes a caller fall back to fchmodat. */
+/* chmod, chown, timestamps and extended attributes: Landlock has no right
+ * for file metadata, so the supervisor answers each (net_seccomp_attr.c).
+ * A call this architecture does not have (utime on aarch64) is skipped.
+ * The *at2 variants (fchmodat2 in Linux 6.6, setxattrat and removexattrat
+ * in 6.13) are newer than what libc uses here: ENOSYS makes a caller fall
+ * back to the calls above.  The numbers of the 4xx range are the same on
+ * every architecture. */
 static int add_attr_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
 {
-        static const char *const calls[] = { "chmod", "fchmod", "fchmodat", "chown", "lchown", "fchown", "fchownat" };
-        int r = 0, nr;
+        static const char *const calls[] = {
+                "chmod", "fchmod", "fchmodat", "chown", "lchown", "fchown", "fchownat",
+                "utime", "utimes", "futimesat", "utimensat",
+                "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+        };
+        static const struct { const char *name; int nr; } newer[] = {
+                { "fchmodat2", 452 }, { "setxattrat", 463 }, { "removexattrat", 466 },
+        };
+        int r = 0;
 
         for (size_t i = 0; r >= 0 && i < sizeof(calls) / sizeof(calls[0]); i++) {
-                r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, seccomp_syscall_resolve_name(calls[i]), 0);
+                int nr = seccomp_syscall_resolve_name(calls[i]);
+                if (nr == __NR_SCMP_ERROR)
+                        continue; /* not on this architecture: nothing to guard */
+                r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, nr, 0);
                 if (r < 0)
                         log(userdata, "seccomp_rule_add(%s, notify): %s", calls[i], strerror(-r));
         }
-        nr = seccomp_syscall_resolve_name("fchmodat2");
-        if (r >= 0 && nr == __NR_SCMP_ERROR)
-                nr = 452; /* x86_64, aarch64 and the generic table agree */
-        if (r >= 0 && seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), nr, 0) < 0)
-                log(userdata, "seccomp_rule_add(fchmodat2): ignored, this libseccomp does not know it");
+        for (size_t i = 0; r >= 0 && i < sizeof(newer) / sizeof(newer[0]); i++) {
+                int nr = seccomp_syscall_resolve_name(newer[i].name);
+                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), nr == __NR_SCMP_ERROR ? newer[i].nr : nr, 0);
+                if (r < 0)
+                        log(userdata, "seccomp_rule_add(%s, ENOSYS): %s", newer[i].name, strerror(-r));
+        }
         return r;
 }
 

@@ -181,6 +181,34 @@ check "chown to ourselves in the workspace works" sbx sh -c "chown $(id -u):$(id
 check_status "chown of an outside file fails" 1 sbx chown "$(id -u)" "$OUT/meta"
 check "fchmod on an fd of a workspace file works" sbx python3 -c 'import os; f=os.open("file.txt", os.O_RDONLY); os.fchmod(f, 0o640); assert os.stat("file.txt").st_mode & 0o777 == 0o640'
 
+# Timestamps and extended attributes: no Landlock right either (guard_attr).
+touch -d '2020-02-02 02:02:02' "$OUT/meta"
+check_status "backdating an outside file fails" 1 sbx touch -d '2001-01-01' "$OUT/meta"
+check_status "touching an outside file (times to now) fails" 1 sbx python3 -c "import os, sys; os.utime(sys.argv[1])" "$OUT/meta"
+check_status "futimens on an fd of an outside file fails" 1 \
+        sbx python3 -c "import os, sys; os.utime(os.open(sys.argv[1], os.O_RDONLY), (5, 6))" "$OUT/meta"
+check_status "a user xattr on an outside file fails" 1 sbx python3 -c "import os, sys; os.setxattr(sys.argv[1], 'user.x', b'1')" "$OUT/meta"
+check_status "removing an outside file's xattr fails" 1 sbx python3 -c "import os, sys; os.removexattr(sys.argv[1], 'user.x')" "$OUT/meta"
+check_output "... and the outside file keeps its times" '^2020-02-02 02:02:02' stat -c %y "$OUT/meta"
+check "touch -d, utime and futimens in the workspace work" sbx python3 -c '
+import os, subprocess
+subprocess.run(["touch", "-d", "2001-01-01", "file.txt"], check=True)
+assert os.stat("file.txt").st_mtime < 1e9
+os.utime("file.txt", (1000, 2000)); assert os.stat("file.txt").st_mtime == 2000
+os.utime(os.open("file.txt", os.O_RDONLY), (5, 6)); assert os.stat("file.txt").st_mtime == 6
+os.utime("file.txt"); assert os.stat("file.txt").st_mtime > 1e9'
+check "user xattrs in the workspace work (set, read, remove, by fd)" sbx python3 -c '
+import os
+os.setxattr("file.txt", "user.a", b"1"); assert os.getxattr("file.txt", "user.a") == b"1"
+os.removexattr("file.txt", "user.a"); assert "user.a" not in os.listxattr("file.txt")
+os.setxattr(os.open("file.txt", os.O_RDONLY), "user.b", b"2"); assert os.getxattr("file.txt", "user.b") == b"2"'
+# The supervisor may hold privileges the command does not (root's CAP_SETFCAP):
+# only user.* is ever set for the command.
+check_status "security.capability on a workspace file fails" 1 \
+        sbx python3 -c "import os; os.setxattr('file.txt', 'security.capability', bytes([1, 0, 0, 2]) + bytes(16))"
+check_status "a trusted.* xattr on a workspace file fails" 1 sbx python3 -c "import os; os.setxattr('file.txt', 'trusted.x', b'1')"
+check_status "xattrs of the read-only .git fail" 1 sbx python3 -c "import os; os.setxattr('.git', 'user.x', b'1')"
+
 # proxy mode: only the proxy's port
 cat > "$T_TMP/proxy.yaml" <<EOF
 stockade: 1
