@@ -562,8 +562,10 @@ int core_policy_load(const struct core_policy_sources *src, struct core_policy *
                 r = load_layers(&l, profile);
         /* ${VARS} and paths only once the files are sound: expanding a
          * policy that already failed would mostly repeat its errors. */
+        path_memo_begin();
         if (r >= 0 && !l.n_errors && !l.io_error)
                 r = pexpand_policy(&l);
+        path_memo_end();
         if (r >= 0 && (l.n_errors || l.io_error))
                 r = l.io_error ? l.io_error : -EINVAL;
         free(l.workspace_canon);

@@ -45,6 +45,10 @@ bool strv_contains(const char *const *v, const char *s);
 bool path_is_beneath(const char *path, const char *root); /* path == root or inside it */
 /* realpath() of the longest existing prefix, plus the rest; -errno */
 int path_canonicalize(const char *path, char **ret);
+/* Between these two, path_canonicalize() remembers the directories it made
+ * canonical (a policy's load: core_policy_load). */
+void path_memo_begin(void);
+void path_memo_end(void);
 /* The same for the parent; the last component is kept as written (a final
  * symlink stays the link). */
 int path_canonicalize_parent(const char *path, char **ret);
