@@ -27,6 +27,19 @@ check_output "default: create .git/hooks/pre-commit fails" "$DENIED" \
         sbx -- sh -c 'echo "#!/bin/sh" > .git/hooks/pre-commit; true'
 check_status "default: no pre-commit hook on the host" 1 test -e "$T_WS/.git/hooks/pre-commit"
 check_output "default: reading ~/.ssh/id_rsa fails" 'Permission denied' sbx -- sh -c 'cat "$HOME/.ssh/id_rsa"; true'
+# Other tools' tokens, a browser profile, a shell history: each shipped
+# sandboxing profile hides them, under bwrap and under Landlock alike.
+mkdir -p "$T_HOME/.config/op" "$T_HOME/.mozilla/firefox" "$T_HOME/.claude"
+for f in .vault-token .pgpass .config/op/config .mozilla/firefox/cookies.sqlite .claude/.credentials.json .bash_history; do
+        echo "FIXTURE-SECRET" > "$T_HOME/$f"
+done
+for p in default landlock read-only proxy; do
+        check_output "$p: other tools' credentials, browser cookies and history are hidden" '^hidden$' sbx --profile "$p" -- sh -c '
+for f in .vault-token .pgpass .config/op/config .mozilla/firefox/cookies.sqlite .claude/.credentials.json .bash_history; do
+        if cat "$HOME/$f" 2>/dev/null | grep -q FIXTURE; then echo "read $f"; exit 0; fi
+done
+echo hidden'
+done
 
 # host /tmp: a file the test owns there is unchanged, and nothing new appears
 hostfile=$(mktemp /tmp/stockade-profiles.XXXXXX)
