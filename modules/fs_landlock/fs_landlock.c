@@ -393,6 +393,11 @@ static int ll_pre_exec(struct stk_ctx *ctx)
         r = host->plan_setenv(ctx, "TMPDIR", d->tmpdir);
         if (r >= 0)
                 d->tmpdir_in_plan = 1;
+        /* Said as a writable bind too: a wrapper after us makes it appear
+         * at its path, and net_seccomp's unix guard lets the command reach
+         * the sockets it makes there (its own, as in the workspace). */
+        if (r >= 0)
+                r = host->plan_bind(ctx, d->tmpdir, d->tmpdir, STK_BIND_RW);
         return r;
 }
 

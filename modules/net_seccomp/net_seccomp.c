@@ -91,6 +91,7 @@ struct ns_data {
         } lines[NS_MAX_LINES];
         size_t n;
         int listener;   /* supervisor: the guard_unix listener, or -1 */
+        const char **write; /* supervisor: writable roots and writable binds, NULL-ended */
 };
 
 static int ns_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
@@ -118,6 +119,8 @@ static void ns_fini(void *data)
                 ns_prog_done(&d->lines[i].prog);
         if (d && d->listener >= 0)
                 close(d->listener);
+        if (d)
+                free(d->write);
         free(d);
 }
 
@@ -232,7 +235,9 @@ static int proxy_port_of(struct stk_ctx *ctx, const struct stk_settings *s)
 static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
 {
         const struct stk_settings *s = host->settings(ctx);
-        struct ns_unix_policy pol = { .write = s->write, .read_only = s->read_only, .hide = s->hide,
+        struct ns_data *dd = host->data(ctx);
+        struct ns_unix_policy pol = { .write = dd && dd->write ? dd->write : s->write,
+                                      .read_only = s->read_only, .hide = s->hide,
                                       .allow = host->arg_list(ctx, "unix_allow"),
                                       .network = s->network, .proxy_port = proxy_port_of(ctx, s) };
         int r = ns_unix_handle(fd, &pol);
@@ -249,6 +254,29 @@ static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userda
         }
 }
 
+/* What the command may write without a mount namespace of its own: the
+ * writable roots, and what a module planned as a writable bind at the same
+ * path (fs_landlock's per-run TMPDIR: its sockets are the command's own).
+ * With a mount namespace its mounts decide, and these are not asked. */
+static int collect_writable(struct stk_ctx *ctx, struct ns_data *d)
+{
+        const struct stk_settings *s = host->settings(ctx);
+        size_t n_binds = 0, n = 0, k = 0;
+        const struct stk_bind *binds = host->plan_binds(ctx, &n_binds);
+
+        while (s->write[n])
+                n++;
+        d->write = calloc(n + n_binds + 1, sizeof(*d->write));
+        if (!d->write)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++)
+                d->write[k++] = s->write[i];
+        for (size_t i = 0; binds && i < n_binds; i++)
+                if ((binds[i].flags & STK_BIND_RW) && strcmp(binds[i].source, binds[i].dest) == 0)
+                        d->write[k++] = binds[i].dest;
+        return 0;
+}
+
 /* Supervisor: the listener the in-sandbox hook sent. */
 static int ns_supervise_fd(struct stk_ctx *ctx, int fd)
 {
@@ -257,6 +285,9 @@ static int ns_supervise_fd(struct stk_ctx *ctx, int fd)
 
         if (!d || d->listener >= 0)
                 return -EBUSY;
+        r = d->write ? 0 : collect_writable(ctx, d);
+        if (r < 0)
+                return r;
         r = host->watch_fd(ctx, fd, STK_WATCH_IN, on_notify, NULL);
         if (r >= 0)
                 d->listener = fd;

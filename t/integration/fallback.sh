@@ -52,3 +52,10 @@ UCONNECT=$T_UNIX_CONNECT
 check_output "a unix socket in the workspace is reachable" '^CONNECTED' sbx -- python3 -c "$UCONNECT" "$T_WS/src/in.sock"
 check_output "a host unix socket outside it is not" '^REFUSED.*Permission denied' \
         sbx -- python3 -c "$UCONNECT" "$T_TMP/outside/host.sock"
+# The per-run TMPDIR is the command's too: a socket it makes there is reachable
+# (tmux, ssh ControlMaster, test runners); was EACCES before.
+check_output "a unix socket the command makes in its TMPDIR is reachable" '^TMPDIR-SOCKET-OK' sbx -- python3 -c '
+import os, socket, tempfile
+p = os.path.join(tempfile.mkdtemp(), "s")
+l = socket.socket(socket.AF_UNIX); l.bind(p); l.listen(1)
+c = socket.socket(socket.AF_UNIX); c.connect(p); print("TMPDIR-SOCKET-OK")'
