@@ -222,7 +222,7 @@ static void enforcers(FILE *f, struct json_object *stacks)
               "fallback too).</p>\n<table>\n<thead>", f);
         header_row(f, "property", stacks);
         fputs("</thead>\n<tbody>\n", f);
-        for (uint32_t b = 1; b && b <= STK_COVER_CAPS; b <<= 1) {
+        for (uint32_t b = 1; b && b <= STK_COVER_LAST; b <<= 1) {
                 fprintf(f, "<tr><td class=\"p\">%s</td>", core_cover_name(b));
                 for (size_t j = 0; j < compare_len(stacks); j++)
                         enforcer_cell(f, json_object_array_get_idx(stacks, j), core_cover_name(b));

@@ -180,7 +180,7 @@ static void print_enforcers(FILE *f, struct json_object *doc, struct json_object
                 fprintf(f, "%s%c = %s", i ? ", " : " ", l.letter[i], l.module[i]);
         fputc('\n', f);
         print_header(f, "property", stacks);
-        for (uint32_t b = 1; b && b <= STK_COVER_CAPS; b <<= 1) {
+        for (uint32_t b = 1; b && b <= STK_COVER_LAST; b <<= 1) {
                 const char *property = core_cover_name(b);
                 fprintf(f, "%-*s", LABEL_W, property);
                 for (size_t j = 0; j < compare_len(stacks); j++) {

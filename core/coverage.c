@@ -13,9 +13,10 @@ uint32_t core_required_covers(const struct stk_settings *s)
         uint32_t need = 0;
 
         /* Confined writes mean a sandbox, and a sandbox whose command can
-         * kill(-1, SIGKILL) every process of its user is none. */
+         * kill(-1, SIGKILL) every process of its user, or write into their
+         * System V shared memory, is none. */
         if (!strv_contains(s->write, "/"))
-                need |= STK_COVER_WRITE | STK_COVER_PROCESS;
+                need |= STK_COVER_WRITE | STK_COVER_PROCESS | STK_COVER_IPC;
         if (s->read_only[0])
                 need |= STK_COVER_READ_ONLY;
         if (s->hide[0])
@@ -37,7 +38,7 @@ int core_covers_describe(uint32_t bits, char *buf, size_t size)
         size_t used = 0;
 
         buf[0] = '\0';
-        for (uint32_t b = 1; b && b <= STK_COVER_CAPS; b <<= 1) {
+        for (uint32_t b = 1; b && b <= STK_COVER_LAST; b <<= 1) {
                 if (!(bits & b))
                         continue;
                 int n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", core_cover_name(b));

@@ -159,7 +159,7 @@ static struct json_object *coverage_json(const struct core_run *run)
         uint32_t need = core_required_covers(&run->settings.pub);
         struct json_object *a = json_object_new_array();
 
-        for (uint32_t b = 1; b && b <= STK_COVER_CAPS; b <<= 1) {
+        for (uint32_t b = 1; b && b <= STK_COVER_LAST; b <<= 1) {
                 struct json_object *o = json_object_new_object(), *by = json_object_new_array();
                 for (size_t i = 0; i < run->policy->n_lines; i++)
                         if ((run->ctxs[i].covers & b) && run->ctxs[i].probe_r >= 0 &&

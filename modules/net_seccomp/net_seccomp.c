@@ -55,6 +55,17 @@ static bool host_can_pass_fds(void)
         return host->size >= offsetof(struct stk_host, send_fd) + sizeof(host->send_fd) && host->send_fd;
 }
 
+/* A line before ours gave the command its own IPC namespace (fs_bwrap's
+ * pre-exec, as the inner helper learns it).  In the supervisor, before
+ * pre-exec, nothing has: the filter compiled there refuses IPC, and is the
+ * one a wrapper-less child loads. */
+static int ipc_isolated(struct stk_ctx *ctx)
+{
+        if (host->size < offsetof(struct stk_host, covered) + sizeof(host->covered) || !host->covered)
+                return 0;
+        return (host->covered(ctx) & STK_COVER_IPC) != 0;
+}
+
 static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
 {
         const struct stk_settings *s = host->settings(ctx);
@@ -65,7 +76,8 @@ static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
                 return -EINVAL;
         *ret = (struct ns_opts){ .network = s->network, .log = host->arg_bool(ctx, "log", 0),
                                  .guard_unix = host->arg_bool(ctx, "guard_unix", 1) && host_can_pass_fds(),
-                                 .guard_attr = host->arg_bool(ctx, "guard_attr", 1) && host_can_pass_fds() };
+                                 .guard_attr = host->arg_bool(ctx, "guard_attr", 1) && host_can_pass_fds(),
+                                 .ipc_isolated = ipc_isolated(ctx) };
         r = ns_parse_allow(host->arg_list(ctx, "allow"), &ret->allowed_groups, &bad);
         if (r < 0)
                 host->log(ctx, STK_LOG_ERROR, "allow: unknown group \"%s\" (see stockade-net_seccomp(8))", bad);
@@ -179,8 +191,10 @@ static int ns_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
                 covers |= STK_COVER_NET_TCP;   /* no IP socket at all */
         if (o.network != STK_NET_ON && o.guard_unix)
                 covers |= STK_COVER_NET_UNIX | STK_COVER_NET_TCP;  /* connect() answered by the supervisor */
-        if (o.allowed_groups == 0)
+        if ((o.allowed_groups & ~(1u << NS_G_IPC)) == 0)
                 covers |= STK_COVER_KERNEL;
+        if (!(o.allowed_groups & (1u << NS_G_IPC)))
+                covers |= STK_COVER_IPC;       /* refused, or a wrapper's namespace already */
         *ret_covers = covers;
         return 0;
 }
@@ -338,7 +352,8 @@ static int ns_explain(struct stk_ctx *ctx, char **ret_text)
                 "other ABIs (i386, x32): EPERM\n", modes[o.network], (unsigned)p.len);
         for (size_t i = 0; i < ns_table_len; i++)
                 if ((ns_table[i].modes & NS_MODE(o.network)) &&
-                    (ns_table[i].group == NS_G_NETWORK || !(o.allowed_groups & (1u << ns_table[i].group))))
+                    (ns_table[i].group == NS_G_NETWORK || !(o.allowed_groups & (1u << ns_table[i].group))) &&
+                    !(ns_table[i].group == NS_G_IPC && o.ipc_isolated))
                         print_entry(f, &ns_table[i]);
         ns_prog_done(&p);
         if (fclose(f) != 0) {

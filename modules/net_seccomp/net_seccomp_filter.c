@@ -244,6 +244,8 @@ int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void 
                         continue;
                 if (b.e->group != NS_G_NETWORK && (o->allowed_groups & (1u << b.e->group)))
                         continue;
+                if (b.e->group == NS_G_IPC && o->ipc_isolated)
+                        continue;
                 r = add_entry(&b);
         }
         if (r < 0) {

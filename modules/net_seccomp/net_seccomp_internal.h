@@ -27,6 +27,7 @@ enum ns_group {
         NS_G_KERNEL_MODULES,
         NS_G_PERSONALITY,
         NS_G_OPEN_BY_HANDLE,
+        NS_G_IPC,         /* only without an IPC namespace (STK_COVER_IPC of a wrapper) */
         NS_G_MAX
 };
 
@@ -72,6 +73,7 @@ struct ns_opts {
         int log;
         int guard_unix;           /* connect() goes to the supervisor (network off or proxy) */
         int guard_attr;           /* chmod/chown go to the supervisor (net_seccomp_attr.c) */
+        int ipc_isolated;         /* a wrapper gave the command its own IPC namespace: no NS_G_IPC */
 };
 
 typedef void (*ns_log_fn)(void *userdata, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

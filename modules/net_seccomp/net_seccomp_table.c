@@ -56,6 +56,8 @@
 #define PROXY NS_MODE(STK_NET_PROXY)
 
 #define WHY_PTRACE "reads and writes other processes' memory and registers"
+#define WHY_IPC "System V IPC of the host (no IPC namespace): attach and write another process's shared memory, semaphores, queues"
+#define WHY_MQ "POSIX message queues of the host (no IPC namespace)"
 #define WHY_PVM "cross-process memory access without ptrace"
 #define WHY_URING "io_uring requests run without passing through this filter (a ring can open, connect, send), and the subsystem is a steady source of kernel bugs"
 #define WHY_KEYS "kernel keyrings are not namespaced: the user's session keyring may hold credentials"
@@ -117,6 +119,29 @@ const struct ns_entry ns_table[] = {
         HARDEN(NS_G_OPEN_BY_HANDLE, "open_by_handle_at",
                "opens a file by handle, around every path-based check (the \"shocker\" container escape)"),
 
+        /* Without an IPC namespace of its own (the Landlock stack) the
+         * command shares the host's System V IPC and POSIX message queues:
+         * shmat(2) takes a plain id, so it could write into a same-user
+         * process's shared memory (X11 MIT-SHM, a database).  Left out of
+         * the filter when a wrapper made an IPC namespace (fs_bwrap). */
+        HARDEN(NS_G_IPC, "shmget", WHY_IPC),
+        HARDEN(NS_G_IPC, "shmat", WHY_IPC),
+        HARDEN(NS_G_IPC, "shmctl", WHY_IPC),
+        HARDEN(NS_G_IPC, "semget", WHY_IPC),
+        HARDEN(NS_G_IPC, "semop", WHY_IPC),
+        HARDEN(NS_G_IPC, "semtimedop", WHY_IPC),
+        HARDEN(NS_G_IPC, "semctl", WHY_IPC),
+        HARDEN(NS_G_IPC, "msgget", WHY_IPC),
+        HARDEN(NS_G_IPC, "msgsnd", WHY_IPC),
+        HARDEN(NS_G_IPC, "msgrcv", WHY_IPC),
+        HARDEN(NS_G_IPC, "msgctl", WHY_IPC),
+        HARDEN(NS_G_IPC, "mq_open", WHY_MQ),
+        HARDEN(NS_G_IPC, "mq_unlink", WHY_MQ),
+        HARDEN(NS_G_IPC, "mq_timedsend", WHY_MQ),
+        HARDEN(NS_G_IPC, "mq_timedreceive", WHY_MQ),
+        HARDEN(NS_G_IPC, "mq_notify", WHY_MQ),
+        HARDEN(NS_G_IPC, "mq_getsetattr", WHY_MQ),
+
         /* Network: not `allow:`-able, they follow settings.network. */
         { .group = NS_G_NETWORK, .syscall = "socket", .modes = OFF, .kind = NS_NOT_IN, .arg = 0, .mask = 0xffffffff,
           .values = { AF_UNIX }, .n_values = 1, .err = EPERM,
@@ -161,6 +186,7 @@ const char *const ns_group_names[NS_G_MAX] = {
         [NS_G_KERNEL_MODULES] = "kernel_modules",
         [NS_G_PERSONALITY] = "personality",
         [NS_G_OPEN_BY_HANDLE] = "open_by_handle",
+        [NS_G_IPC] = "ipc",
 };
 
 int ns_parse_allow(const char *const *names, uint32_t *ret_groups, const char **ret_bad)

@@ -9,7 +9,9 @@
  *                                     OUT/dgram; writes STATE/listen.env, logs
  *                                     every contact to STATE/hits
  *   escape-fixture victim STATE       a process to attack: logs to STATE/victim.log
- *                                     when signalled, traced or written to
+ *                                     when signalled, traced or written to (its
+ *                                     memory, or its System V shared memory
+ *                                     segment, id in STATE/victim.shm)
  *   escape-fixture keyring CMD...     plant a key in a new session keyring, exec CMD
  *   escape-fixture pty CMD...         run CMD on a new pty (its controlling tty
  *                                     and stdio), copy its output, pass its status
@@ -31,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -223,18 +226,46 @@ static int traced(void)
         return pid != 0;
 }
 
+/* A System V shared memory segment of the victim's, holding the intact
+ * flag; marked for removal at once (Linux still lets others attach it),
+ * so it goes with the victim however the victim ends. */
+static volatile int *victim_shm(const char *state)
+{
+        char path[4096], text[64];
+        int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+        volatile int *flag;
+
+        if (id < 0)
+                die("shmget");
+        flag = shmat(id, NULL, 0);
+        if (flag == (void *) -1)
+                die("shmat");
+        (void) shmctl(id, IPC_RMID, NULL);
+        *flag = 0x5afe;
+        snprintf(path, sizeof(path), "%s/victim.shm", state);
+        snprintf(text, sizeof(text), "%d\n", id);
+        publish(path, text);
+        return flag;
+}
+
 static _Noreturn void cmd_victim(const char *state)
 {
         char log[4096], addr[4096], text[64];
         int was_traced = 0;
+        volatile int *shm_flag;
 
         tie_to_parent();
         signal(SIGUSR1, on_usr1);
         snprintf(log, sizeof(log), "%s/victim.log", state);
         snprintf(addr, sizeof(addr), "%s/victim.addr", state);
         snprintf(text, sizeof(text), "%lx\n", (unsigned long) &victim_flag);
+        shm_flag = victim_shm(state);
         publish(addr, text);
         for (;;) {
+                if (*shm_flag != 0x5afe) {
+                        log_line(log, "shared memory written");
+                        *shm_flag = 0x5afe;
+                }
                 /* Each attack is logged once, then undone, so the next probe
                  * starts from an intact victim. */
                 if (victim_flag != 0x5afe) {

@@ -36,7 +36,7 @@ extern "C" {
 
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
-#define STK_ABI_MINOR 2
+#define STK_ABI_MINOR 3
 
 enum stk_phase {
         STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
@@ -91,6 +91,8 @@ enum stk_cover {
         STK_COVER_PROCESS      = 1u << 8,  /* no signal/ptrace of host processes */
         STK_COVER_KERNEL       = 1u << 9,  /* kernel attack surface (mount, bpf, keyctl, ...) */
         STK_COVER_CAPS         = 1u << 10, /* the command holds no capabilities */
+        STK_COVER_IPC          = 1u << 11, /* no System V IPC or POSIX message queue of the host (ABI 1.3) */
+        STK_COVER_LAST         = STK_COVER_IPC,
 };
 
 /* Argument specification: the core validates a line's args against it

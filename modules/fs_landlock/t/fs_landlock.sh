@@ -162,10 +162,14 @@ settings:
   git: whole
   protect_defaults: true
   network: { mode: off }
-  best_effort: [net_other, net_unix]
+  best_effort: [net_other, net_unix, ipc]
 stack:
   - { phase: in-sandbox, control: required, module: fs_landlock }
 EOF
+# Without seccomp nothing refuses System V IPC of the host: a run must say so.
+sed 's/best_effort: \[net_other, net_unix, ipc\]/best_effort: [net_other, net_unix]/' "$T_TMP/ll-alone.yaml" > "$T_TMP/ll-alone-ipc.yaml"
+check_output "Landlock alone: refused unless ipc is best_effort" 'no module in the stack enforced: ipc' \
+        sbx_policy "$T_TMP/ll-alone-ipc.yaml" true
 check_status "Landlock alone: io_uring openat outside fails" 1 sbx_policy "$T_TMP/ll-alone.yaml" "$H" uring-openat "$OUT/uring"
 check "Landlock alone: io_uring openat inside works" sbx_policy "$T_TMP/ll-alone.yaml" "$H" uring-openat "$T_WS/src/uring"
 check_status "Landlock alone: ptrace of a host process fails" 1 sbx_policy "$T_TMP/ll-alone.yaml" "$H" ptrace "$SPID"

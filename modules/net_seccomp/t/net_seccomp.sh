@@ -11,7 +11,7 @@ HARDEN="ptrace process_vm_readv process_vm_writev io_uring_setup io_uring_enter 
         ioctl_tiocsti ioctl_tiocsti_hibits ioctl_tioclinux keyctl add_key request_key bpf perf_event_open
         userfaultfd unshare_user clone_newuser clone3 setns mount umount2 pivot_root move_mount open_tree
         fsopen kexec_load init_module finit_module delete_module personality_read_implies_exec
-        open_by_handle_at"
+        open_by_handle_at shmat shmget msgget semget mq_open"
 STILL_ALLOWED="ioctl_fionread unshare_files personality_query socket_unix sendto socket_unix_seqpacket
         socketpair_unix_stream"
 
@@ -83,6 +83,11 @@ policy "$T_TMP/allow.yaml" off "allow: [ptrace, personality]"
 check_status "allow: [ptrace, personality] lets them through" 0 \
         "$STK" run --policy "$T_TMP/allow.yaml" --workspace "$T_TMP" -- "$H" ptrace personality_read_implies_exec
 check_status "allow: keeps the rest" 1 "$STK" run --policy "$T_TMP/allow.yaml" --workspace "$T_TMP" -- "$H" bpf
+# allow: [ipc] lets System V IPC through (then nothing covers ipc: a sandbox
+# that writes less than / needs best_effort: [ipc], fs_landlock.sh shows).
+policy "$T_TMP/ipc.yaml" off "allow: [ipc]"
+check_status "allow: [ipc] lets System V IPC through" 0 \
+        "$STK" run --policy "$T_TMP/ipc.yaml" --workspace "$T_TMP" -- "$H" shmat shmget msgget semget mq_open
 policy "$T_TMP/bad.yaml" off "allow: [everything]"
 check_output "allow: an unknown group is an error" 'unknown group "everything"' \
         "$STK" run --policy "$T_TMP/bad.yaml" --workspace "$T_TMP" -- true

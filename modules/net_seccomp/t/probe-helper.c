@@ -97,6 +97,12 @@ static long pair(int type)
 static long p_pair_unix_dgram(void) { return pair(SOCK_DGRAM); }
 static long p_pair_unix_stream(void) { return pair(SOCK_STREAM); }
 static long p_sock_tcp(void) { return sock(AF_INET, SOCK_STREAM, 0); }
+/* Bad ids and names: an allowed call fails with EINVAL or ENOENT. */
+static long p_shmat(void) { return SC(SYS_shmat, -1, NULL, 0); }
+static long p_shmget(void) { return SC(SYS_shmget, 0x5afe5afe, 4096, 0); }
+static long p_msgget(void) { return SC(SYS_msgget, 0x5afe5afe, 0); }
+static long p_semget(void) { return SC(SYS_semget, 0x5afe5afe, 1, 0); }
+static long p_mq_open(void) { return SC(SYS_mq_open, "stockade-probe-missing", 0, 0, NULL); }
 static long p_sock_tcp6(void) { return sock(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP); }
 static long p_sock_udp(void) { return sock(AF_INET, SOCK_DGRAM, 0); }
 static long p_sock_udp6(void) { return sock(AF_INET6, SOCK_DGRAM, 0); }
@@ -193,6 +199,11 @@ static const struct probe {
         { "socketpair_unix_dgram", p_pair_unix_dgram, EACCES },
         { "socketpair_unix_stream", p_pair_unix_stream, EPERM },
         { "socket_tcp", p_sock_tcp, EPERM },
+        { "shmat", p_shmat, EPERM },
+        { "shmget", p_shmget, EPERM },
+        { "msgget", p_msgget, EPERM },
+        { "semget", p_semget, EPERM },
+        { "mq_open", p_mq_open, EPERM },
         { "socket_tcp6", p_sock_tcp6, EPERM },
         { "socket_udp", p_sock_udp, EPERM },
         { "socket_udp6", p_sock_udp6, EPERM },
