@@ -174,7 +174,7 @@ static int make_points(struct stk_ctx *ctx, struct ll_point **ret, size_t *ret_n
 {
         const struct stk_settings *s = host->settings(ctx);
         const struct ll_data *d = host->data(ctx);
-        size_t n = 0, max = list_len(s->write) + list_len(s->read_only) + list_len(s->hide) + N_DEV + 2;
+        size_t n = 0, max = list_len(s->write) + list_len(s->read_only) + list_len(s->hide) + N_DEV + 3;
         struct ll_point *pts = calloc(max, sizeof(*pts));
         uint64_t hide = host->arg_bool(ctx, "strict_hide", 0) ? LL_HIDE_STRICT : LL_HIDE;
 
@@ -188,8 +188,13 @@ static int make_points(struct stk_ctx *ctx, struct ll_point **ret, size_t *ret_n
         if (s->private_tmp && host->arg_bool(ctx, "tmp_is_private", 0)) {
                 pts[n++] = (struct ll_point){ "/tmp", LL_RW };
         } else if (s->private_tmp && d && d->tmpdir) {
-                /* Host /tmp hidden like a credential: a private /tmp is empty. */
+                /* Host /tmp hidden like a credential: a private /tmp is empty.
+                 * So is /dev/shm, the host's other temp area: its files are
+                 * other processes' POSIX shared memory (shm_open), readable by
+                 * their owner's every process.  A namespace wrapper gives a
+                 * fresh /dev instead. */
                 pts[n++] = (struct ll_point){ "/tmp", hide };
+                pts[n++] = (struct ll_point){ "/dev/shm", hide };
                 pts[n++] = (struct ll_point){ d->tmpdir, LL_RW };
         }
         *ret = pts;

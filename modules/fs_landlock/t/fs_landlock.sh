@@ -106,6 +106,17 @@ case "$d" in
 *) not_ok "per-run TMPDIR removed after the run" "TMPDIR=$d" ;;
 esac
 
+# /dev/shm: the host's POSIX shared memory (shm_open), hidden like host /tmp.
+if [ -d /dev/shm ] && HOST_SHM=$(mktemp /dev/shm/stockade-test-llshm.XXXXXX 2>/dev/null); then
+        T_CLEANUP="$T_CLEANUP; rm -f '$HOST_SHM'"
+        echo SHM-SECRET > "$HOST_SHM"
+        check_output "a host /dev/shm object is unreadable" "$DENIED" sbx sh -c "cat '$HOST_SHM'; true"
+        check_output "... and unwritable" "$DENIED" sbx sh -c "echo x > '$HOST_SHM'; true"
+        check_output "... and keeps its content" '^SHM-SECRET$' cat "$HOST_SHM"
+else
+        skip "a host /dev/shm object is unreadable" "no writable /dev/shm here"
+fi
+
 # ---- read-only islands and protected paths -----------------------------------
 check_output ".git read-only" "$DENIED" sbx sh -c 'echo x > .git/config; true'
 check_output "git commit fails (git: whole)" "$DENIED|Unable to create" sbx sh -c 'git commit -qam x; true'
