@@ -145,6 +145,13 @@ static int read_failed(struct ploader *l, const struct core_origin *o, int r)
         return 0;
 }
 
+static bool is_directory(const char *path)
+{
+        struct stat st;
+
+        return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* A layer's own file.  1: absent and allowed to be; 0: read (errors, if
  * any, reported); <0: out of memory. */
 static int load_path(struct ploader *l, const char *path, enum core_layer layer, bool may_be_absent)
@@ -172,6 +179,13 @@ static int load_path(struct ploader *l, const char *path, enum core_layer layer,
                             "inside the workspace");
                 return 0;
         }
+        /* .stockade.yaml is a protected name: while a run in this workspace
+         * is under bwrap, fs_bwrap holds an empty directory there as the
+         * mount point that keeps the command from creating it.  A directory
+         * is no policy, and says nothing a repository could not say by
+         * shipping no file: absent. */
+        if (layer == CORE_LAYER_PROJECT && may_be_absent && is_directory(canon))
+                return 1;
         r = read_policy_file(canon, &text, &len);
         if (r < 0)
                 return read_failed(l, &o, r);

@@ -13,6 +13,7 @@
 
 /* Each entry runs code when a person or a tool opens the directory. */
 static const char *const protect_defaults[] = {
+        ".stockade.yaml",          /* our own project layer: a command must not steer the next runs' policy */
         ".gitmodules",             /* submodule URLs and update commands */
         ".husky",                  /* hook scripts git runs via core.hooksPath */
         ".pre-commit-config.yaml", /* hooks pre-commit installs and runs */

@@ -26,6 +26,20 @@ check_output "default: write workspace/.git fails" "$DENIED" sbx -- sh -c 'echo 
 check_output "default: create .git/hooks/pre-commit fails" "$DENIED" \
         sbx -- sh -c 'echo "#!/bin/sh" > .git/hooks/pre-commit; true'
 check_status "default: no pre-commit hook on the host" 1 test -e "$T_WS/.git/hooks/pre-commit"
+# The project layer is ours to read, not the command's to write: a command
+# must not steer the policy of the runs after it.
+for p in default landlock; do
+        check_output "$p: creating .stockade.yaml fails" "$DENIED|Is a directory" \
+                sbx --profile "$p" -- sh -c 'echo "stockade: 1" > .stockade.yaml; true'
+done
+check_status "no .stockade.yaml on the host" 1 test -e "$T_WS/.stockade.yaml"
+(cd "$T_WS" && "$STK" run -- sleep 3) & held=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -d "$T_WS/.stockade.yaml" ] && break; sleep 0.2; done
+check "a run while another holds the .stockade.yaml mount point loads the policy" sbx -- true
+wait $held
+printf 'stockade: 1\n' > "$T_WS/.stockade.yaml"
+check_output "an existing .stockade.yaml is read-only" "$DENIED" sbx -- sh -c 'echo "# x" >> .stockade.yaml; true'
+rm -f "$T_WS/.stockade.yaml"
 check_output "default: reading ~/.ssh/id_rsa fails" 'Permission denied' sbx -- sh -c 'cat "$HOME/.ssh/id_rsa"; true'
 # Other tools' tokens, a browser profile, a shell history: each shipped
 # sandboxing profile hides them, under bwrap and under Landlock alike.
