@@ -29,6 +29,9 @@ static const struct stk_arg_spec ns_args[] = {
         { "guard_unix", STK_ARG_BOOL, 0,
           "connect() checked by the supervisor: unix sockets the command may reach, and through the proxy, "
           "TCP only to the proxy on 127.0.0.1 (default true)" },
+        { "guard_top", STK_ARG_BOOL, 0,
+          "without a namespace wrapper, new, removed and renamed entries at a writable root's top level are made by "
+          "the supervisor (Landlock cannot grant them beside a protected name; default true)" },
         { "guard_attr", STK_ARG_BOOL, 0,
           "chmod/chown checked by the supervisor: only beneath writable roots (default true)" },
         { "proxy_port", STK_ARG_INT, STK_ARG_TRUSTED,
@@ -78,6 +81,10 @@ static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
                                  .guard_unix = host->arg_bool(ctx, "guard_unix", 1) && host_can_pass_fds(),
                                  .guard_attr = host->arg_bool(ctx, "guard_attr", 1) && host_can_pass_fds(),
                                  .ipc_isolated = ipc_isolated(ctx) };
+        /* Only without a namespace wrapper, whose mounts give the top level
+         * of a writable root its rights (its IPC namespace tells it took
+         * effect). */
+        ret->guard_top = host->arg_bool(ctx, "guard_top", 1) && host_can_pass_fds() && !ret->ipc_isolated;
         r = ns_parse_allow(host->arg_list(ctx, "allow"), &ret->allowed_groups, &bad);
         if (r < 0)
                 host->log(ctx, STK_LOG_ERROR, "allow: unknown group \"%s\" (see stockade-net_seccomp(8))", bad);

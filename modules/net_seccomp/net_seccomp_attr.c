@@ -49,7 +49,7 @@
 
 /* The path argument, copied once: page by page, as a string may end just
  * before an unmapped page. */
-static int read_path(pid_t pid, uint64_t addr, char *buf, size_t size)
+int ns_read_path(pid_t pid, uint64_t addr, char *buf, size_t size)
 {
         size_t have = 0;
 
@@ -73,7 +73,7 @@ static int read_path(pid_t pid, uint64_t addr, char *buf, size_t size)
 }
 
 /* The file the command named, opened O_PATH by us. */
-static int open_target(pid_t pid, int dirfd, const char *path, bool follow)
+int ns_open_target(pid_t pid, int dirfd, const char *path, bool follow)
 {
         struct open_how how = { .flags = O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
                                 .resolve = RESOLVE_NO_MAGICLINKS };
@@ -242,7 +242,7 @@ static int decode_xattr(const struct seccomp_notif *req, struct attr_call *c)
         c->by_fd = nr == __NR_fsetxattr || nr == __NR_fremovexattr;
         c->follow = nr != __NR_lsetxattr && nr != __NR_lremovexattr;
         c->path_addr = a[0];
-        r = read_path(req->pid, a[1], c->name, sizeof(c->name));
+        r = ns_read_path(req->pid, a[1], c->name, sizeof(c->name));
         if (r < 0)
                 return r == -ENAMETOOLONG ? -ERANGE : r;
         if (c->kind == A_REMOVEXATTR)
@@ -353,8 +353,8 @@ int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_
         if (c.by_fd)
                 fd = ns_fd_of(req->pid, (int) req->data.args[0]);
         else {
-                r = read_path(req->pid, c.path_addr, path, sizeof(path));
-                fd = r < 0 ? r : open_target(req->pid, c.dirfd, path, c.follow);
+                r = ns_read_path(req->pid, c.path_addr, path, sizeof(path));
+                fd = r < 0 ? r : ns_open_target(req->pid, c.dirfd, path, c.follow);
         }
         if (fd < 0) {
                 free(c.value);

@@ -9,6 +9,7 @@
  * ORed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,39 @@ static int add_attr_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
         return r;
 }
 
+/* guard_top (net_seccomp_top.c): what makes, removes, renames or links a
+ * directory entry, and every open that may write (O_WRONLY, O_RDWR,
+ * O_CREAT, O_TRUNC: one rule a bit, rules are ORed), so that the supervisor
+ * can make them beneath a writable root and answer CONTINUE elsewhere.
+ * openat2 hides its flags in a struct, so every call of it.  An open for
+ * reading never comes here. */
+static int add_top_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
+{
+        static const char *const calls[] = {
+                "creat", "openat2", "mkdir", "mkdirat", "mknod", "mknodat", "symlink", "symlinkat", "link", "linkat",
+                "unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2", "truncate",
+        };
+        static const unsigned writes[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC };
+        int r = 0, nr, open_nr = seccomp_syscall_resolve_name("open");
+
+        for (size_t i = 0; r >= 0 && i < sizeof(calls) / sizeof(calls[0]); i++) {
+                nr = seccomp_syscall_resolve_name(calls[i]);
+                if (nr != __NR_SCMP_ERROR)
+                        r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, nr, 0);
+        }
+        for (size_t i = 0; r >= 0 && i < sizeof(writes) / sizeof(writes[0]); i++) {
+                if (open_nr != __NR_SCMP_ERROR)
+                        r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, open_nr, 1,
+                                             SCMP_A1(SCMP_CMP_MASKED_EQ, writes[i], writes[i]));
+                if (r >= 0)
+                        r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, SCMP_SYS(openat), 1,
+                                             SCMP_A2(SCMP_CMP_MASKED_EQ, writes[i], writes[i]));
+        }
+        if (r < 0)
+                log(userdata, "seccomp_rule_add(guard_top): %s", strerror(-r));
+        return r;
+}
+
 /* Pathname unix sockets outside the writable roots: a read-only mount does
  * not stop connect(), so the supervisor answers each connect
  * (net_seccomp_unix.c).  With the network off every socket is AF_UNIX;
@@ -238,6 +272,8 @@ int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void 
                 r = add_unix_guard(b.f, log, userdata);
         if (r >= 0 && o->guard_attr)
                 r = add_attr_guard(b.f, log, userdata);
+        if (r >= 0 && o->guard_top)
+                r = add_top_guard(b.f, log, userdata);
         for (size_t i = 0; r >= 0 && i < ns_table_len; i++) {
                 b.e = &ns_table[i];
                 if (!(b.e->modes & NS_MODE(o->network)))
@@ -301,7 +337,7 @@ int ns_compile(const struct ns_opts *o, struct ns_prog *ret, ns_log_fn log, void
         /* What seccomp_load() would pass: SECCOMP_FILTER_FLAG_LOG for
          * `log: true`; no TSYNC (the child has one thread). */
         p.flags = o->log ? SECCOMP_FILTER_FLAG_LOG : 0;
-        if ((o->guard_unix && o->network != STK_NET_ON) || o->guard_attr)
+        if ((o->guard_unix && o->network != STK_NET_ON) || o->guard_attr || o->guard_top)
                 p.flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
         *ret = p;
         return 0;

@@ -74,6 +74,7 @@ struct ns_opts {
         int guard_unix;           /* connect() goes to the supervisor (network off or proxy) */
         int guard_attr;           /* chmod/chown go to the supervisor (net_seccomp_attr.c) */
         int ipc_isolated;         /* a wrapper gave the command its own IPC namespace: no NS_G_IPC */
+        int guard_top;            /* entries at a writable root's top level: the supervisor (net_seccomp_top.c) */
 };
 
 typedef void (*ns_log_fn)(void *userdata, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -124,3 +125,17 @@ bool ns_beneath_any(const char *p, const char *const *roots);
 struct seccomp_notif;
 bool ns_attr_is_guarded(int nr);
 int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol);
+/* The command's string at `addr`, copied once; -EFAULT, -ENAMETOOLONG. */
+int ns_read_path(pid_t pid, uint64_t addr, char *buf, size_t size);
+/* `path` as the command would resolve it (its root, its cwd or dirfd),
+ * opened O_PATH by us; -errno. */
+int ns_open_target(pid_t pid, int dirfd, const char *path, bool follow);
+
+/* ---- net_seccomp_top.c: the supervisor's side of guard_top ---------------- */
+bool ns_top_is_guarded(int nr);
+/* Done for the command: 0 or -errno for it to see; NS_TOP_CONTINUE when
+ * the kernel (and Landlock) should decide; NS_TOP_ANSWERED when the
+ * notification is already answered (a new fd handed over). */
+#define NS_TOP_CONTINUE 1
+#define NS_TOP_ANSWERED 2
+int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol);

@@ -256,6 +256,14 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
                 r = ns_attr_call(listener, req, pol);
                 goto respond;
         }
+        if (ns_top_is_guarded(req->data.nr)) {
+                r = ns_top_call(listener, req, pol);
+                if (r == NS_TOP_ANSWERED) {
+                        seccomp_notify_free(req, resp);
+                        return 0;
+                }
+                goto respond;
+        }
         r = req->data.nr == __NR_connect ? read_addr(req, &ss, &len) : -EPERM;
         /* The pid may have been reused if the caller died since. */
         if (r >= 0 && seccomp_notify_id_valid(listener, req->id) < 0)
@@ -269,6 +277,10 @@ respond:
         resp->val = 0;
         resp->error = r < 0 ? r : 0;
         resp->flags = 0;
+        if (r == NS_TOP_CONTINUE) { /* the kernel decides, with Landlock */
+                resp->error = 0;
+                resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+        }
         (void) seccomp_notify_respond(listener, resp); /* ENOENT: the caller is gone */
         seccomp_notify_free(req, resp);
         return 0;

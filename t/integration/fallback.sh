@@ -20,11 +20,11 @@ sbx() { (cd "$T_WS" && blocked "$STK" run --audit "$T_TMP/audit.jsonl" "$@"); }
 
 check_output "explain: fs_bwrap cannot run here, and says why" 'NOT usable here.*why not: ' \
         sh -c "cd '$T_WS' && unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec \"\$0\" explain' '$STK'"
-# Landlock freezes the top level of a root that holds protected names (no
-# new entries there: stockade-fs_landlock(8)); below it, writes are free.
+# Top level too (net_seccomp's guard_top makes those entries), below it too.
 mkdir -p "$T_WS/src"
-check "write in the workspace" sbx -- sh -c 'echo new > src/created.txt && echo more >> file.txt'
+check "write in the workspace" sbx -- sh -c 'echo new > src/created.txt && echo more >> file.txt && echo top > top.txt'
 check "the write is on the host" grep -qx new "$T_WS/src/created.txt"
+check "... at the top level too" grep -qx top "$T_WS/top.txt"
 check_output "write /etc fails" "$DENIED" sbx -- sh -c 'echo x > /etc/stockade-fallback-test; true'
 check_output "write \$HOME fails" "$DENIED" sbx -- sh -c 'echo x > "$HOME/planted"; true'
 check_status "nothing planted in \$HOME" 1 test -e "$T_HOME/planted"

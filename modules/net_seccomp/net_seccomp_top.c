@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * guard_top, the supervisor's side: what writes beneath a writable root,
+ * without a mount namespace (the Landlock stack).
+ *
+ * Landlock grants a right to a whole hierarchy and can deny nothing beneath
+ * it, so a writable root that holds a read-only island (.git) or a protected
+ * name (.vscode, .envrc, ...) gets its rights through its siblings, one by
+ * one, as they exist when the rules are made: the root itself gets none, so
+ * nothing could be created, removed or renamed at its top level (touch
+ * notes.md, sed -i, npm init), and a directory made later would have no
+ * rights at all (mkdir -p a/b, git clone).  Here those calls come to the
+ * supervisor instead:
+ *
+ *   - outside the writable roots: answered CONTINUE, and the kernel decides
+ *     with Landlock's rules, as without us.  That the command may change its
+ *     path meanwhile does not matter: Landlock enforces there.
+ *   - beneath a writable root: the entry is checked (not a protected path,
+ *     island or hidden path, nor an ancestor of one), the other end of a
+ *     rename or link too, and the supervisor makes the change itself
+ *     through the directory it opened, on its own copy of the names: no
+ *     check-then-use race.  A file opened for writing is opened by the
+ *     supervisor (its final path checked first, symlinks followed as the
+ *     kernel would) and handed over with SECCOMP_IOCTL_NOTIF_ADDFD, in the
+ *     same answer.  Only regular files: a FIFO would block the supervisor,
+ *     and the kernel decides for the rest.
+ *
+ * Landlock's own rules stay as they are, beneath all this: a write the
+ * supervisor does not make is still refused by the kernel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+
+#include "net_seccomp_internal.h"
+#include "stk_path.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+/* An open that may write: the filter notifies these only. */
+#define WRITES (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
+
+enum top_op { T_OPEN, T_MKDIR, T_MKNOD, T_SYMLINK, T_UNLINK, T_RENAME, T_LINK, T_TRUNCATE };
+
+/* One end of the call: a directory fd (or AT_FDCWD) and the command's path. */
+struct end {
+        int dirfd;
+        uint64_t addr;
+        char path[PATH_MAX];
+        int parent;             /* O_PATH of its directory, ours; -1 */
+        char parent_path[PATH_MAX];
+        const char *leaf;       /* into path */
+};
+
+struct top_call {
+        enum top_op op;
+        struct end a, b;        /* b: the new name of a rename or link */
+        off_t length;           /* truncate */
+        uint64_t target;        /* symlink: the link's text */
+        int flags;              /* open flags, AT_REMOVEDIR, rename flags */
+        mode_t mode;
+        dev_t dev;
+};
+
+bool ns_top_is_guarded(int nr)
+{
+        switch (nr) {
+#ifdef __NR_open
+        case __NR_open: case __NR_creat: case __NR_mkdir: case __NR_mknod: case __NR_symlink:
+        case __NR_unlink: case __NR_rmdir: case __NR_rename: case __NR_link:
+#endif
+        case __NR_openat: case __NR_openat2: case __NR_mkdirat: case __NR_mknodat: case __NR_symlinkat:
+        case __NR_unlinkat: case __NR_renameat: case __NR_renameat2: case __NR_linkat: case __NR_truncate:
+                return true;
+        default:
+                return false;
+        }
+}
+
+static void at(struct end *e, int dirfd, uint64_t addr)
+{
+        e->dirfd = dirfd;
+        e->addr = addr;
+        e->parent = -1;
+}
+
+/* openat2: flags and mode from its struct; any resolve flag is left to
+ * the kernel (CONTINUE), which honours them. */
+static int decode_openat2(const struct seccomp_notif *req, struct top_call *c)
+{
+        struct open_how how;
+        struct iovec local = { &how, sizeof(how) }, remote = { (void *) (uintptr_t) req->data.args[2], sizeof(how) };
+
+        if (req->data.args[3] < sizeof(how))
+                return NS_TOP_CONTINUE; /* the kernel says EINVAL */
+        if (process_vm_readv(req->pid, &local, 1, &remote, 1, 0) != (ssize_t) sizeof(how))
+                return -EFAULT;
+        if (how.resolve || !(how.flags & WRITES))
+                return NS_TOP_CONTINUE;
+        c->flags = (int) how.flags;
+        c->mode = (mode_t) how.mode;
+        return 0;
+}
+
+static int decode(const struct seccomp_notif *req, struct top_call *c)
+{
+        const __u64 *a = req->data.args;
+
+        switch (req->data.nr) {
+#ifdef __NR_open
+        case __NR_open: c->op = T_OPEN; at(&c->a, AT_FDCWD, a[0]); c->flags = (int) a[1]; c->mode = (mode_t) a[2]; break;
+        case __NR_creat: c->op = T_OPEN; at(&c->a, AT_FDCWD, a[0]); c->flags = O_CREAT | O_WRONLY | O_TRUNC; c->mode = (mode_t) a[1]; break;
+        case __NR_mkdir: c->op = T_MKDIR; at(&c->a, AT_FDCWD, a[0]); c->mode = (mode_t) a[1]; break;
+        case __NR_mknod: c->op = T_MKNOD; at(&c->a, AT_FDCWD, a[0]); c->mode = (mode_t) a[1]; c->dev = (dev_t) a[2]; break;
+        case __NR_symlink: c->op = T_SYMLINK; c->target = a[0]; at(&c->a, AT_FDCWD, a[1]); break;
+        case __NR_unlink: c->op = T_UNLINK; at(&c->a, AT_FDCWD, a[0]); break;
+        case __NR_rmdir: c->op = T_UNLINK; at(&c->a, AT_FDCWD, a[0]); c->flags = AT_REMOVEDIR; break;
+        case __NR_rename: c->op = T_RENAME; at(&c->a, AT_FDCWD, a[0]); at(&c->b, AT_FDCWD, a[1]); break;
+        case __NR_link: c->op = T_LINK; at(&c->a, AT_FDCWD, a[0]); at(&c->b, AT_FDCWD, a[1]); break;
+#endif
+        case __NR_truncate: c->op = T_TRUNCATE; at(&c->a, AT_FDCWD, a[0]); c->length = (off_t) a[1]; break;
+        case __NR_linkat:
+                if (a[4] & ~(uint64_t) AT_SYMLINK_FOLLOW)
+                        return NS_TOP_CONTINUE; /* AT_EMPTY_PATH: an fd, not a name (O_TMPFILE) */
+                c->op = T_LINK; at(&c->a, (int) a[0], a[1]); at(&c->b, (int) a[2], a[3]); c->flags = (int) a[4]; break;
+        case __NR_openat: c->op = T_OPEN; at(&c->a, (int) a[0], a[1]); c->flags = (int) a[2]; c->mode = (mode_t) a[3]; break;
+        case __NR_openat2: c->op = T_OPEN; at(&c->a, (int) a[0], a[1]); return decode_openat2(req, c);
+        case __NR_mkdirat: c->op = T_MKDIR; at(&c->a, (int) a[0], a[1]); c->mode = (mode_t) a[2]; break;
+        case __NR_mknodat: c->op = T_MKNOD; at(&c->a, (int) a[0], a[1]); c->mode = (mode_t) a[2]; c->dev = (dev_t) a[3]; break;
+        case __NR_symlinkat: c->op = T_SYMLINK; c->target = a[0]; at(&c->a, (int) a[1], a[2]); break;
+        case __NR_unlinkat: c->op = T_UNLINK; at(&c->a, (int) a[0], a[1]); c->flags = (int) a[2]; break;
+        case __NR_renameat: c->op = T_RENAME; at(&c->a, (int) a[0], a[1]); at(&c->b, (int) a[2], a[3]); break;
+        case __NR_renameat2:
+                c->op = T_RENAME; at(&c->a, (int) a[0], a[1]); at(&c->b, (int) a[2], a[3]); c->flags = (int) a[4]; break;
+        default:
+                return NS_TOP_CONTINUE;
+        }
+        if (c->op == T_OPEN && !(c->flags & WRITES))
+                return NS_TOP_CONTINUE;
+        if (c->op == T_MKNOD && !S_ISREG(c->mode) && !S_ISFIFO(c->mode) && !S_ISSOCK(c->mode) && (c->mode & S_IFMT))
+                return NS_TOP_CONTINUE; /* a device: the kernel refuses it without capabilities */
+        return 0;
+}
+
+/* Copy the path, split off its last name (trailing slashes of a directory
+ * dropped), open the directory it names as the command would.  1 when the
+ * name is not a plain one (".", "..", empty) or anything fails: then the
+ * kernel decides, and Landlock with it, which is always safe. */
+static int open_end(pid_t pid, struct end *e)
+{
+        char dir[PATH_MAX], link[64];
+        char *slash;
+        ssize_t n;
+        if (ns_read_path(pid, e->addr, e->path, sizeof(e->path)) < 0)
+                return 1; /* EFAULT, ENAMETOOLONG: the kernel says so */
+        for (size_t len = strlen(e->path); len > 1 && e->path[len - 1] == '/'; len--)
+                e->path[len - 1] = '\0';
+        slash = strrchr(e->path, '/');
+        e->leaf = slash ? slash + 1 : e->path;
+        if (!*e->leaf || strcmp(e->leaf, ".") == 0 || strcmp(e->leaf, "..") == 0)
+                return 1;
+        if (!slash)
+                dir[0] = '\0';
+        else if (slash == e->path)
+                strcpy(dir, "/");
+        else
+                snprintf(dir, sizeof(dir), "%.*s", (int) (slash - e->path), e->path);
+        e->parent = ns_open_target(pid, e->dirfd, dir, true);
+        if (e->parent < 0)
+                return 1;
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", e->parent);
+        n = readlink(link, e->parent_path, sizeof(e->parent_path) - 1);
+        if (n <= 0 || e->parent_path[0] != '/')
+                return 1;
+        e->parent_path[n] = '\0';
+        return 0;
+}
+
+static bool is_root_of(const char *dir, const char *const *write)
+{
+        for (size_t i = 0; write && write[i]; i++)
+                if (strcmp(dir, write[i]) == 0)
+                        return true;
+        return false;
+}
+
+/* The entry `dir/leaf` may be made, removed or renamed by the supervisor:
+ * beneath a writable root, not an island, hidden or protected path, nor
+ * the parent of one (renaming .git away would take its hooks along). */
+static bool protected(const char *p, const struct ns_unix_policy *pol);
+
+static bool may_touch(const struct end *e, const struct ns_unix_policy *pol)
+{
+        char full[PATH_MAX];
+
+        if (snprintf(full, sizeof(full), "%s/%s", strcmp(e->parent_path, "/") ? e->parent_path : "", e->leaf) >=
+            (int) sizeof(full))
+                return false;
+        return ns_beneath_any(full, pol->write) && !is_root_of(full, pol->write) && !protected(full, pol);
+}
+
+/* The command's umask applies, ours does not (perform() clears it). */
+static mode_t umask_of(pid_t pid)
+{
+        char path[64], line[128];
+        unsigned m = 022;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "/proc/%d/status", (int) pid);
+        f = fopen(path, "re");
+        while (f && fgets(line, sizeof(line), f))
+                if (sscanf(line, "Umask: %o", &m) == 1)
+                        break;
+        if (f)
+                fclose(f);
+        return (mode_t) (m & 0777);
+}
+
+/* No set-user-ID or set-group-ID file is made for the command: we may be
+ * root, and such a file in a workspace runs as its owner for anyone. */
+static mode_t file_mode(pid_t pid, mode_t mode)
+{
+        return mode & 01777 & ~umask_of(pid);
+}
+
+/* Hand `fd` over as the answer: the command's open() returns it. */
+static int hand_over(int listener, const struct seccomp_notif *req, int fd, int flags)
+{
+        struct seccomp_notif_addfd add = { .id = req->id, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = (__u32) fd,
+                                           .newfd_flags = (flags & O_CLOEXEC) ? O_CLOEXEC : 0 };
+        int r = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
+
+        close(fd);
+        return r < 0 ? (errno == ENOENT ? NS_TOP_ANSWERED : -errno) : NS_TOP_ANSWERED;
+}
+
+static int real_path(int fd, char *buf, size_t size)
+{
+        char link[64];
+        ssize_t n;
+
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+        n = readlink(link, buf, size - 1);
+        if (n <= 0 || buf[0] != '/')
+                return -1;
+        buf[n] = '\0';
+        return 0;
+}
+
+static bool protected(const char *p, const struct ns_unix_policy *pol)
+{
+        const char *const *lists[] = { pol->read_only, pol->hide };
+
+        for (size_t k = 0; k < 2; k++)
+                for (size_t i = 0; lists[k] && lists[k][i]; i++)
+                        if (stk_path_beneath(p, lists[k][i]) || stk_path_beneath(lists[k][i], p))
+                                return true;
+        return false;
+}
+
+/* An existing file, as the kernel would find it (symlinks followed unless
+ * O_NOFOLLOW): beneath a writable root and not protected, a regular file
+ * is opened again by us with the command's flags; anything else is the
+ * kernel's.  truncate(2) the same way. */
+static int open_existing(int listener, const struct seccomp_notif *req, const struct top_call *c, int target,
+                         const struct ns_unix_policy *pol)
+{
+        char real[PATH_MAX], link[64];
+        struct stat st;
+        int fd, r;
+
+        if (fstat(target, &st) < 0 || !S_ISREG(st.st_mode) || real_path(target, real, sizeof(real)) < 0 ||
+            !ns_beneath_any(real, pol->write))
+                return NS_TOP_CONTINUE;
+        if (protected(real, pol))
+                return -EACCES;
+        if (c->op == T_OPEN && (c->flags & O_CREAT) && (c->flags & O_EXCL))
+                return -EEXIST;
+        if (seccomp_notify_id_valid(listener, req->id) < 0)
+                return -ESRCH;
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", target);
+        if (c->op == T_TRUNCATE) {
+                r = truncate(link, c->length);
+                return r < 0 ? -errno : 0;
+        }
+        fd = open(link, (c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)) | O_CLOEXEC | O_NOCTTY);
+        return fd < 0 ? -errno : hand_over(listener, req, fd, c->flags);
+}
+
+/* A new file: made in the directory the command named, exclusively and
+ * without following a symlink that may have appeared there meanwhile. */
+static int open_new(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol)
+{
+        int fd;
+
+        if (open_end(req->pid, &c->a) != 0 || !ns_beneath_any(c->a.parent_path, pol->write))
+                return NS_TOP_CONTINUE;
+        if (!may_touch(&c->a, pol))
+                return -EACCES;
+        if (seccomp_notify_id_valid(listener, req->id) < 0)
+                return -ESRCH;
+        fd = openat(c->a.parent, c->a.leaf, (c->flags & ~O_CLOEXEC) | O_CLOEXEC | O_EXCL | O_NOFOLLOW | O_NOCTTY,
+                    file_mode(req->pid, c->mode));
+        return fd < 0 ? -errno : hand_over(listener, req, fd, c->flags);
+}
+
+static int open_decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol)
+{
+        bool follow = c->op == T_TRUNCATE || !(c->flags & O_NOFOLLOW);
+        int target, r;
+
+        if (ns_read_path(req->pid, c->a.addr, c->a.path, sizeof(c->a.path)) < 0)
+                return NS_TOP_CONTINUE;
+        target = ns_open_target(req->pid, c->a.dirfd, c->a.path, follow);
+        if (target >= 0) {
+                r = open_existing(listener, req, c, target, pol);
+                close(target);
+                return r;
+        }
+        if (target != -ENOENT || c->op != T_OPEN || !(c->flags & O_CREAT))
+                return NS_TOP_CONTINUE;
+        r = open_new(listener, req, c, pol);
+        /* EEXIST: made since we looked (by the command itself): once more,
+         * as the existing file it now is. */
+        if (r == -EEXIST && !(c->flags & O_EXCL)) {
+                target = ns_open_target(req->pid, c->a.dirfd, c->a.path, follow);
+                if (target < 0)
+                        return NS_TOP_CONTINUE;
+                r = open_existing(listener, req, c, target, pol);
+                close(target);
+        }
+        return r;
+}
+
+static int make(int listener, const struct seccomp_notif *req, const struct top_call *c)
+{
+        char target[PATH_MAX];
+        int r = 0;
+
+        switch (c->op) {
+        case T_OPEN:
+                return -EINVAL; /* made by open_decide */
+        case T_MKDIR:
+                r = mkdirat(c->a.parent, c->a.leaf, c->mode & 07777 & ~umask_of(req->pid));
+                break;
+        case T_MKNOD:
+                r = mknodat(c->a.parent, c->a.leaf, (c->mode & S_IFMT) | file_mode(req->pid, c->mode), c->dev);
+                break;
+        case T_SYMLINK:
+                r = ns_read_path(req->pid, c->target, target, sizeof(target));
+                if (r < 0)
+                        return r;
+                r = symlinkat(target, c->a.parent, c->a.leaf);
+                break;
+        case T_UNLINK:
+                r = unlinkat(c->a.parent, c->a.leaf, c->flags & AT_REMOVEDIR);
+                break;
+        case T_RENAME:
+                if (c->flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE))
+                        return -EPERM; /* RENAME_WHITEOUT: a device, for overlayfs */
+                r = (int) syscall(SYS_renameat2, c->a.parent, c->a.leaf, c->b.parent, c->b.leaf, c->flags);
+                break;
+        case T_LINK: /* AT_SYMLINK_FOLLOW: the link's target, checked as the source was */
+                r = linkat(c->a.parent, c->a.leaf, c->b.parent, c->b.leaf, c->flags & AT_SYMLINK_FOLLOW);
+                break;
+        case T_TRUNCATE:
+                return -EINVAL; /* made by open_decide */
+        }
+        return r < 0 ? -errno : 0;
+}
+
+/* Our umask off for the call: the modes are the command's, its umask
+ * applied.  The supervisor's other thread (net_proxy's resolver) makes no
+ * files. */
+static int perform(int listener, const struct seccomp_notif *req, const struct top_call *c)
+{
+        mode_t old = umask(0);
+        int r = make(listener, req, c);
+
+        (void) umask(old);
+        return r;
+}
+
+/* Beneath a writable root, either end: ours to do, if both ends may be
+ * touched; elsewhere the kernel's, with Landlock. */
+static int decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol)
+{
+        bool two = c->op == T_RENAME || c->op == T_LINK;
+        int r;
+
+        if (c->op == T_OPEN || c->op == T_TRUNCATE)
+                return open_decide(listener, req, c, pol);
+        r = open_end(req->pid, &c->a);
+        if (r == 0 && two)
+                r = open_end(req->pid, &c->b);
+        if (r != 0)
+                return NS_TOP_CONTINUE;
+        if (!ns_beneath_any(c->a.parent_path, pol->write) && !(two && ns_beneath_any(c->b.parent_path, pol->write)))
+                return NS_TOP_CONTINUE;
+        if (!may_touch(&c->a, pol) || (two && !may_touch(&c->b, pol)))
+                return -EACCES; /* what Landlock answers there */
+        if (seccomp_notify_id_valid(listener, req->id) < 0)
+                return -ESRCH;
+        return perform(listener, req, c);
+}
+
+int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol)
+{
+        struct top_call *c = calloc(1, sizeof(*c));
+        int r;
+
+        if (!c)
+                return -ENOMEM;
+        if (!ns_same_ns(req->pid, "mnt")) {
+                free(c);
+                return NS_TOP_CONTINUE; /* its own mounts decide */
+        }
+        c->a.parent = c->b.parent = -1;
+        r = decode(req, c);
+        if (r == 0)
+                r = decide(listener, req, c, pol);
+        if (c->a.parent >= 0)
+                close(c->a.parent);
+        if (c->b.parent >= 0)
+                close(c->b.parent);
+        free(c);
+        return r;
+}
