@@ -299,11 +299,16 @@ static void wait_sigchld(int sigfd, int ms)
  * left: a killed child's own children become ours, so each round looks
  * again.  Between rounds we wait for SIGCHLD rather than a fixed tick,
  * which cost a millisecond or two on every run (bwrap's pid 1 is still
- * dying when bwrap itself has been reaped).  Bounded: a child stuck in
- * uninterruptible sleep ends the wait after about 10 s. */
+ * dying when bwrap itself has been reaped).  Bounded by time, not rounds
+ * (a tree that keeps forking wakes us early): a child stuck in
+ * uninterruptible sleep ends the wait after 10 s. */
 static void kill_leftovers(int sigfd)
 {
-        for (int round = 0; round < 1000; round++) {
+        struct timespec now, end;
+
+        (void) clock_gettime(CLOCK_MONOTONIC, &end); /* cannot fail with a valid clock */
+        end.tv_sec += 10;
+        do {
                 pid_t pids[512];
                 size_t n = list_children(pids, ELEMENTSOF(pids));
 
@@ -312,7 +317,8 @@ static void kill_leftovers(int sigfd)
                 if (reap_exited())
                         return;
                 wait_sigchld(sigfd, 10);
-        }
+                (void) clock_gettime(CLOCK_MONOTONIC, &now);
+        } while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
         core_log(STK_LOG_WARNING, "processes left by the command would not die");
 }
 

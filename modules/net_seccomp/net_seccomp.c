@@ -111,6 +111,7 @@ struct ns_data {
         size_t n;
         int listener;   /* supervisor: the guard_unix listener, or -1 */
         const char **write; /* supervisor: writable roots and writable binds, NULL-ended */
+        bool wrapped;       /* supervisor: a namespace wrapper took effect (its ipc cover) */
 };
 
 static int ns_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
@@ -257,7 +258,7 @@ static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userda
 {
         const struct stk_settings *s = host->settings(ctx);
         struct ns_data *dd = host->data(ctx);
-        struct ns_unix_policy pol = { .write = dd && dd->write ? dd->write : s->write,
+        struct ns_unix_policy pol = { .write = dd && dd->write ? dd->write : s->write, .wrapped = dd && dd->wrapped,
                                       .read_only = s->read_only, .hide = s->hide,
                                       .allow = host->arg_list(ctx, "unix_allow"),
                                       .network = s->network, .proxy_port = proxy_port_of(ctx, s) };
@@ -309,6 +310,10 @@ static int ns_supervise_fd(struct stk_ctx *ctx, int fd)
         r = d->write ? 0 : collect_writable(ctx, d);
         if (r < 0)
                 return r;
+        /* Every line has run by now: whether a wrapper made the namespaces.
+         * Without one, a mount namespace of the command's is one it made
+         * itself (allow: [namespaces]), and says nothing. */
+        d->wrapped = ipc_isolated(ctx);
         r = host->watch_fd(ctx, fd, STK_WATCH_IN, on_notify, NULL);
         if (r >= 0)
                 d->listener = fd;
@@ -375,7 +380,7 @@ const struct stk_module stockade_module = {
         STK_MODULE_HEADER("net_seccomp"),
         .summary = "seccomp: sockets narrowed to the network mode, kernel attack surface refused with EPERM",
         .args = ns_args,
-        .covers = STK_COVER_NET_OTHER | STK_COVER_NET_TCP | STK_COVER_KERNEL,
+        .covers = STK_COVER_NET_OTHER | STK_COVER_NET_TCP | STK_COVER_KERNEL | STK_COVER_IPC,
         .init = ns_init,
         .fini = ns_fini,
         .probe = ns_probe,

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <utime.h>
 #include <linux/limits.h>
+#include <linux/capability.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
@@ -109,7 +110,10 @@ static bool may_change(pid_t pid, int fd, const struct ns_unix_policy *pol)
         ssize_t n;
 
         if (!ns_same_ns(pid, "mnt"))
-                return true; /* its own mounts decide (EROFS outside its writable roots) */
+                /* The wrapper's mounts decide (EROFS outside its writable
+                 * roots).  Without a wrapper the command made that namespace
+                 * itself (allow: [namespaces]): refused. */
+                return pol->wrapped;
         snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
         n = readlink(link, real, sizeof(real) - 1);
         if (n <= 0)
@@ -129,6 +133,7 @@ struct attr_call {
         int dirfd;
         uint64_t path_addr;
         bool follow;
+        bool empty_ok;          /* AT_EMPTY_PATH: "" names dirfd itself */
         mode_t mode;
         uid_t uid;
         gid_t gid;
@@ -180,6 +185,7 @@ static int decode_mode(const struct seccomp_notif *req, struct attr_call *c)
         c->uid = (uid_t) a[2];
         c->gid = (gid_t) a[3];
         c->follow = !(a[4] & AT_SYMLINK_NOFOLLOW);
+        c->empty_ok = a[4] & AT_EMPTY_PATH;
         return 0;
 }
 
@@ -214,6 +220,9 @@ static int decode_utime(const struct seccomp_notif *req, struct attr_call *c)
                 if (a[3] & ~(uint64_t) (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
                         return -EINVAL;
                 c->follow = !(a[3] & AT_SYMLINK_NOFOLLOW);
+                c->empty_ok = a[3] & AT_EMPTY_PATH;
+                if (a[1] == 0 && (a[3] & AT_SYMLINK_NOFOLLOW))
+                        return -EINVAL; /* as the kernel says for futimens with a flag */
         }
         if (nr == __NR_utimensat || nr == __NR_futimesat) {
                 c->dirfd = (int) a[0];
@@ -332,6 +341,53 @@ static int apply(const struct attr_call *c, int fd)
         return r < 0 ? -errno : 0;
 }
 
+/* The command holds no capability (the core or bwrap dropped them all, and
+ * no_new_privs keeps it so), and runs as our uid: while the supervisor
+ * acts for it, it holds none either, so the kernel grants the change
+ * exactly as it would the command (root's CAP_FOWNER, CAP_CHOWN or
+ * CAP_DAC_OVERRIDE would let it chmod another user's file in the
+ * workspace, or chown and setuid a binary there).  Per thread (Linux
+ * capabilities are): net_proxy's resolver keeps its own. */
+int ns_caps_off(struct ns_caps *saved)
+{
+        struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+        struct __user_cap_data_struct none[2];
+
+        saved->dropped = false;
+        if (syscall(SYS_capget, &h, saved->data) < 0)
+                return -errno;
+        if (!saved->data[0].effective && !saved->data[1].effective)
+                return 0;
+        memcpy(none, saved->data, sizeof(none));
+        none[0].effective = none[1].effective = 0;
+        if (syscall(SYS_capset, &h, none) < 0)
+                return -errno;
+        saved->dropped = true;
+        return 0;
+}
+
+void ns_caps_on(const struct ns_caps *saved)
+{
+        struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+        struct __user_cap_data_struct data[2];
+
+        memcpy(data, saved->data, sizeof(data));
+        if (saved->dropped)
+                (void) syscall(SYS_capset, &h, data); /* raising back what the permitted set holds cannot fail */
+}
+
+static int apply_as_command(const struct attr_call *c, int fd)
+{
+        struct ns_caps saved;
+        int r = ns_caps_off(&saved);
+
+        if (r < 0)
+                return r;
+        r = apply(c, fd);
+        ns_caps_on(&saved);
+        return r;
+}
+
 bool ns_attr_is_guarded(int nr)
 {
         return is_mode(nr) || is_utime(nr) || is_xattr(nr);
@@ -354,6 +410,8 @@ int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_
                 fd = ns_fd_of(req->pid, (int) req->data.args[0]);
         else {
                 r = ns_read_path(req->pid, c.path_addr, path, sizeof(path));
+                if (r >= 0 && !path[0] && !c.empty_ok)
+                        r = -ENOENT; /* "" is no name, unless AT_EMPTY_PATH */
                 fd = r < 0 ? r : ns_open_target(req->pid, c.dirfd, path, c.follow);
         }
         if (fd < 0) {
@@ -363,7 +421,7 @@ int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 r = -ESRCH;
         else
-                r = may_change(req->pid, fd, pol) ? apply(&c, fd) : -EPERM;
+                r = may_change(req->pid, fd, pol) ? apply_as_command(&c, fd) : -EPERM;
         close(fd);
         free(c.value);
         return r;

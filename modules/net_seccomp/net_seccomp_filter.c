@@ -165,8 +165,8 @@ static int set_attrs(scmp_filter_ctx f, const struct ns_opts *o, ns_log_fn log, 
  * for file metadata, so the supervisor answers each (net_seccomp_attr.c).
  * A call this architecture does not have (utime on aarch64) is skipped.
  * The *at2 variants (fchmodat2 in Linux 6.6, setxattrat and removexattrat
- * in 6.13) are newer than what libc uses here: ENOSYS makes a caller fall
- * back to the calls above.  The numbers of the 4xx range are the same on
+ * in 6.13, file_setattr in 6.17) are newer than what libc uses here:
+ * ENOSYS makes a caller fall back to the calls above.  The numbers of the 4xx range are the same on
  * every architecture. */
 static int add_attr_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
 {
@@ -176,7 +176,15 @@ static int add_attr_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
                 "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
         };
         static const struct { const char *name; int nr; } newer[] = {
-                { "fchmodat2", 452 }, { "setxattrat", 463 }, { "removexattrat", 466 },
+                { "fchmodat2", 452 }, { "setxattrat", 463 }, { "removexattrat", 466 }, { "file_setattr", 469 },
+        };
+        /* The inode flags (chattr: append-only, no-dump, ...) and the
+         * project id are metadata too, set by ioctl: refused (EPERM), in a
+         * workspace as outside, for nothing a build needs sets them. */
+        static const unsigned long flag_ioctls[] = {
+                0x40086602UL, /* FS_IOC_SETFLAGS */
+                0x40046602UL, /* FS_IOC32_SETFLAGS */
+                0x401c5820UL, /* FS_IOC_FSSETXATTR */
         };
         int r = 0;
 
@@ -188,6 +196,9 @@ static int add_attr_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
                 if (r < 0)
                         log(userdata, "seccomp_rule_add(%s, notify): %s", calls[i], strerror(-r));
         }
+        for (size_t i = 0; r >= 0 && i < sizeof(flag_ioctls) / sizeof(flag_ioctls[0]); i++)
+                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+                                     SCMP_A1(SCMP_CMP_MASKED_EQ, LOW32, flag_ioctls[i]));
         for (size_t i = 0; r >= 0 && i < sizeof(newer) / sizeof(newer[0]); i++) {
                 int nr = seccomp_syscall_resolve_name(newer[i].name);
                 r = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), nr == __NR_SCMP_ERROR ? newer[i].nr : nr, 0);
@@ -239,10 +250,11 @@ static int add_top_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
  * A datagram reaches a socket file without connect(): sendto() with an
  * address (refused here on its pointer), and sendmsg()/sendmmsg() with
  * msg_name, which seccomp cannot read (a pointer inside a struct), and
- * which a socketpair's connected peer does not stop either.  So no
- * AF_UNIX SOCK_DGRAM socket is made at all, by socket() or socketpair():
- * stream and seqpacket sockets ignore or refuse msg_name, and their
- * connect() is the one way to a listener.  What this costs is syslog(3)
+ * which a socketpair's connected peer does not stop either.  So an AF_UNIX
+ * socket, by socket() or socketpair(), is a stream or a seqpacket one only
+ * (no SOCK_DGRAM, nor SOCK_RAW, which the kernel turns into one): those
+ * ignore or refuse msg_name, and their connect() is the one way to a
+ * listener.  What this costs is syslog(3)
  * from the command (dropped, as glibc drops it without a log socket). */
 static int add_unix_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
 {
@@ -251,10 +263,14 @@ static int add_unix_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
 
         if (r >= 0)
                 r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
+        /* An allow-list of types: the kernel makes a SOCK_RAW unix socket a
+         * datagram one (unix_create), and the type field has room for more. */
         for (size_t i = 0; r >= 0 && i < sizeof(makers) / sizeof(makers[0]); i++)
-                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), seccomp_syscall_resolve_name(makers[i]), 2,
-                                     SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_UNIX),
-                                     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM));
+                for (unsigned type = 0; r >= 0 && type <= 0xf; type++)
+                        if (type != SOCK_STREAM && type != SOCK_SEQPACKET)
+                                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), seccomp_syscall_resolve_name(makers[i]), 2,
+                                                     SCMP_A0(SCMP_CMP_MASKED_EQ, LOW32, AF_UNIX),
+                                                     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, type));
         if (r < 0)
                 log(userdata, "seccomp_rule_add(unix guard): %s", strerror(-r));
         return r;

@@ -107,6 +107,8 @@ struct ns_unix_policy {
         const char *const *allow;     /* sockets reachable wherever they are (unix_allow) */
         enum stk_network network;
         int proxy_port;               /* mode proxy: the only TCP destination, on 127.0.0.1 */
+        bool wrapped;                 /* a namespace wrapper took effect: a mount namespace
+                                       * of the command's is its, and its mounts decide */
 };
 
 /* Answer one pending notification on `listener`: connect for the command
@@ -130,6 +132,16 @@ int ns_read_path(pid_t pid, uint64_t addr, char *buf, size_t size);
 /* `path` as the command would resolve it (its root, its cwd or dirfd),
  * opened O_PATH by us; -errno. */
 int ns_open_target(pid_t pid, int dirfd, const char *path, bool follow);
+
+/* Our effective capabilities off while we act for the command (which has
+ * none), and back on. */
+#include <linux/capability.h>
+struct ns_caps {
+        struct __user_cap_data_struct data[2];
+        bool dropped;
+};
+int ns_caps_off(struct ns_caps *saved);
+void ns_caps_on(const struct ns_caps *saved);
 
 /* ---- net_seccomp_top.c: the supervisor's side of guard_top ---------------- */
 bool ns_top_is_guarded(int nr);

@@ -280,6 +280,7 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
                          const struct ns_unix_policy *pol)
 {
         char real[PATH_MAX], link[64];
+        struct ns_caps saved;
         struct stat st;
         int fd, r;
 
@@ -293,19 +294,27 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
         snprintf(link, sizeof(link), "/proc/self/fd/%d", target);
-        if (c->op == T_TRUNCATE) {
-                r = truncate(link, c->length);
-                return r < 0 ? -errno : 0;
-        }
-        fd = open(link, (c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)) | O_CLOEXEC | O_NOCTTY);
-        return fd < 0 ? -errno : hand_over(listener, req, fd, c->flags);
+        r = ns_caps_off(&saved);
+        if (r < 0)
+                return r;
+        if (c->op == T_TRUNCATE)
+                fd = truncate(link, c->length);
+        else
+                fd = open(link, (c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)) | O_CLOEXEC | O_NOCTTY);
+        r = fd < 0 ? -errno : 0;
+        ns_caps_on(&saved);
+        if (r < 0 || c->op == T_TRUNCATE)
+                return r;
+        return hand_over(listener, req, fd, c->flags);
 }
 
 /* A new file: made in the directory the command named, exclusively and
  * without following a symlink that may have appeared there meanwhile. */
 static int open_new(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol)
 {
-        int fd;
+        struct ns_caps saved;
+        mode_t mode, old;
+        int fd, r;
 
         if (open_end(req->pid, &c->a) != 0 || !ns_beneath_any(c->a.parent_path, pol->write))
                 return NS_TOP_CONTINUE;
@@ -313,9 +322,16 @@ static int open_new(int listener, const struct seccomp_notif *req, struct top_ca
                 return -EACCES;
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
-        fd = openat(c->a.parent, c->a.leaf, (c->flags & ~O_CLOEXEC) | O_CLOEXEC | O_EXCL | O_NOFOLLOW | O_NOCTTY,
-                    file_mode(req->pid, c->mode));
-        return fd < 0 ? -errno : hand_over(listener, req, fd, c->flags);
+        mode = file_mode(req->pid, c->mode);
+        r = ns_caps_off(&saved);
+        if (r < 0)
+                return r;
+        old = umask(0);
+        fd = openat(c->a.parent, c->a.leaf, (c->flags & ~O_CLOEXEC) | O_CLOEXEC | O_EXCL | O_NOFOLLOW | O_NOCTTY, mode);
+        r = fd < 0 ? -errno : 0;
+        (void) umask(old);
+        ns_caps_on(&saved);
+        return r < 0 ? r : hand_over(listener, req, fd, c->flags);
 }
 
 static int open_decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol)
@@ -385,13 +401,19 @@ static int make(int listener, const struct seccomp_notif *req, const struct top_
 
 /* Our umask off for the call: the modes are the command's, its umask
  * applied.  The supervisor's other thread (net_proxy's resolver) makes no
- * files. */
+ * files.  Our capabilities off too (ns_caps_off). */
 static int perform(int listener, const struct seccomp_notif *req, const struct top_call *c)
 {
-        mode_t old = umask(0);
-        int r = make(listener, req, c);
+        struct ns_caps saved;
+        mode_t old;
+        int r = ns_caps_off(&saved);
 
+        if (r < 0)
+                return r;
+        old = umask(0);
+        r = make(listener, req, c);
         (void) umask(old);
+        ns_caps_on(&saved);
         return r;
 }
 

@@ -110,9 +110,11 @@ static bool may_reach(pid_t pid, int fd, const struct ns_unix_policy *pol)
         if (listed(&st, pol->allow))
                 return true;
         if (!ns_same_ns(pid, "mnt"))
-                /* Its own mounts: everything outside its writable roots is a
-                 * read-only bind (fs_bwrap), its private /tmp is not. */
-                return fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_RDONLY);
+                /* The wrapper's mounts: everything outside its writable roots
+                 * is a read-only bind (fs_bwrap), its private /tmp is not.
+                 * A mount namespace the command made itself, with no wrapper
+                 * (allow: [namespaces]), proves nothing: refused. */
+                return pol->wrapped && fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_RDONLY);
         snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
         n = readlink(link, real, sizeof(real) - 1);
         if (n <= 0)
@@ -134,6 +136,21 @@ int ns_fd_of(pid_t pid, int fd)
         return r < 0 ? -EBADF : r;
 }
 
+/* The socket file's permissions are checked as for the command: without
+ * our capabilities (ns_caps_off). */
+static int connect_as_command(int sock, const struct sockaddr_un *via)
+{
+        struct ns_caps saved;
+        int r = ns_caps_off(&saved);
+
+        if (r < 0)
+                return r;
+        if (connect(sock, (const struct sockaddr *) via, sizeof(*via)) < 0)
+                r = -errno;
+        ns_caps_on(&saved);
+        return r;
+}
+
 /* Connect the command's socket `sockfd` ourselves; 0 or -errno for it. */
 static int connect_for(pid_t pid, int sockfd, const struct sockaddr_un *sa, socklen_t len,
                        const struct ns_unix_policy *pol)
@@ -152,8 +169,8 @@ static int connect_for(pid_t pid, int sockfd, const struct sockaddr_un *sa, sock
                 target = resolve(pid, sa->sun_path);
                 r = target < 0 ? target : may_reach(pid, target, pol) ? 0 : -EACCES;
                 snprintf(via.sun_path, sizeof(via.sun_path), "/proc/self/fd/%d", target);
-                if (r >= 0 && connect(sock, (const struct sockaddr *) &via, sizeof(via)) < 0)
-                        r = -errno;
+                if (r >= 0)
+                        r = connect_as_command(sock, &via);
         }
         if (target >= 0)
                 close(target);

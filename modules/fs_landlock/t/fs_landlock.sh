@@ -98,6 +98,39 @@ check_output "outside" '^outside$' cat "$OUT/movable"
 check_output "a workspace file cannot be hard-linked into .git/hooks" "$DENIED" \
         sbx sh -c 'echo "#!/bin/sh" > hook.sh && ln hook.sh .git/hooks/pre-commit; true'
 check_status "no pre-commit hook" 1 test -e "$T_WS/.git/hooks/pre-commit"
+# The supervisor acts for the command with no more privilege than it has:
+# as root, its capabilities are off while it makes the change.
+if [ "$(id -u)" = 0 ]; then
+        echo theirs > "$T_WS/src/theirs"
+        chown 65534:65534 "$T_WS/src/theirs" && chmod 0444 "$T_WS/src/theirs"
+        cp /bin/true "$T_WS/src/tool" && chown 65534:65534 "$T_WS/src/tool"
+        check_output "another user's read-only file: no chmod, utime, xattr, write" '^refused 4$' sbx python3 -c '
+import os
+n = 0
+for f in (lambda: os.chmod("src/theirs", 0o666), lambda: os.utime("src/theirs", (5, 6)),
+          lambda: os.setxattr("src/theirs", "user.x", b"1"), lambda: os.open("src/theirs", os.O_WRONLY)):
+    try: f()
+    except PermissionError: n += 1
+print("refused", n)'
+        check_output "... nor a chown and setuid of its binary" "Operation not permitted" \
+                sbx sh -c 'chown 0:0 src/tool; chmod 6755 src/tool; true'
+        check_output "its mode is untouched" '^444 65534$' stat -c '%a %u' "$T_WS/src/theirs"
+        check_output "the binary is not set-user-ID root" '^755 65534$' stat -c '%a %u' "$T_WS/src/tool"
+        rm -f "$T_WS/src/theirs" "$T_WS/src/tool"
+else
+        skip "another user's read-only file" "needs root (the supervisor's capabilities)"
+fi
+# A mount namespace the command made itself (net_seccomp allow: [namespaces])
+# is not a wrapper's: the guards keep checking paths.
+sed 's/module: net_seccomp }/module: net_seccomp, args: { allow: [namespaces] } }/' "$POL" > "$T_TMP/userns.yaml"
+echo data > "$OUT/nsvictim" && chmod 600 "$OUT/nsvictim"
+if sbx_policy "$T_TMP/userns.yaml" unshare -U -m --propagation unchanged true 2>/dev/null; then
+        check_output "its own mount namespace: no chmod or utime outside" "Operation not permitted" sbx_policy "$T_TMP/userns.yaml" \
+                unshare -U -m --propagation unchanged sh -c "chmod 666 '$OUT/nsvictim'; touch -d 2001-01-01 '$OUT/nsvictim'; true"
+        check_output "... the outside file is untouched" '^600$' stat -c %a "$OUT/nsvictim"
+else
+        skip "its own mount namespace: no chmod or utime outside" "no user namespace for the command here"
+fi
 check "no set-user-ID file is made" sbx python3 -c '
 import os; fd = os.open("suid", os.O_CREAT | os.O_WRONLY, 0o4755); assert not os.stat("suid").st_mode & 0o6000; os.unlink("suid")'
 check_output "write /etc fails" "$DENIED" sbx sh -c 'echo x > /etc/stockade-fs_landlock-test; true'

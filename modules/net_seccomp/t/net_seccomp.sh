@@ -72,7 +72,7 @@ for p in socket_udp socket_udp6 socket_raw socket_netlink socket_packet socket_s
 done
 # No unix datagram socket: sendmsg() with msg_name reaches a host socket file
 # without connect() (t/escape/probes/net_unix_dgram.c).
-for m in off proxy; do for p in socket_unix_dgram socketpair_unix_dgram; do refused "$m" "$p"; done; done
+for m in off proxy; do for p in socket_unix_dgram socketpair_unix_dgram socket_unix_raw; do refused "$m" "$p"; done; done
 check_status "on: unix datagram sockets allowed" 0 sbx on "$H" socket_unix_dgram socketpair_unix_dgram
 check_status "proxy: TCP sockets allowed" 0 sbx proxy "$H" socket_tcp socket_tcp6
 check_status "on: no socket rule" 0 sbx on "$H" socket_udp socket_netlink

@@ -83,6 +83,7 @@ static long sock(int domain, int type, int proto)
 static long p_sock_unix(void) { return sock(AF_UNIX, SOCK_STREAM, 0); }
 static long p_sock_unix_dgram(void) { return sock(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0); }
 static long p_sock_unix_seqpacket(void) { return sock(AF_UNIX, SOCK_SEQPACKET, 0); }
+static long p_sock_unix_raw(void) { return sock(AF_UNIX, SOCK_RAW, 0); }
 static long pair(int type)
 {
         int sv[2];
@@ -196,6 +197,7 @@ static const struct probe {
         { "socket_unix", p_sock_unix, EPERM },
         { "socket_unix_dgram", p_sock_unix_dgram, EACCES },
         { "socket_unix_seqpacket", p_sock_unix_seqpacket, EPERM },
+        { "socket_unix_raw", p_sock_unix_raw, EACCES },
         { "socketpair_unix_dgram", p_pair_unix_dgram, EACCES },
         { "socketpair_unix_stream", p_pair_unix_stream, EPERM },
         { "socket_tcp", p_sock_tcp, EPERM },

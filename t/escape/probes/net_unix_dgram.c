@@ -4,7 +4,8 @@
  * sendmsg(2) with msg_name.  A connect guard alone misses it, and so does
  * refusing sendto(2) with an address: seccomp cannot read msg_name.  Tried
  * on socket(2) and on one end of a socketpair(2), whose connected peer does
- * not stop a datagram to another address. */
+ * not stop a datagram to another address.  SOCK_RAW too: the kernel
+ * makes that one a datagram socket. */
 #include <string.h>
 #include <sys/un.h>
 #include "probe.h"
@@ -28,7 +29,7 @@ int main(void)
 {
         const char *path = outside("dgram");
         struct sockaddr_un a = { .sun_family = AF_UNIX };
-        const char *why_socket, *why_pair;
+        const char *why_socket, *why_pair, *why_raw;
         int sv[2] = { -1, -1 };
 
         if (strlen(path) >= sizeof(a.sun_path))
@@ -40,5 +41,9 @@ int main(void)
         why_pair = send_from(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0 ? -1 : sv[0], &a);
         if (!why_pair)
                 escaped("sendmsg from socketpair(AF_UNIX, SOCK_DGRAM) reached outside/dgram");
-        contained("socket: %s; socketpair: %s", why_socket, why_pair);
+        /* The kernel makes a SOCK_RAW unix socket a datagram one. */
+        why_raw = send_from(socket(AF_UNIX, SOCK_RAW | SOCK_CLOEXEC, 0), &a);
+        if (!why_raw)
+                escaped("sendmsg from socket(AF_UNIX, SOCK_RAW) reached outside/dgram");
+        contained("socket: %s; socketpair: %s; SOCK_RAW: %s", why_socket, why_pair, why_raw);
 }
