@@ -126,11 +126,11 @@ static uint32_t needed_covers(const struct stk_settings *s)
 
 static uint32_t have_covers(struct stk_ctx *ctx, int abi)
 {
-        const struct ll_data *d = host->data(ctx);
         uint32_t m = ll_abi_covers(abi);
 
+        /* The per-run TMPDIR is made when first needed (ensure_tmpdir). */
         if (abi >= ll_cover_min_abi(STK_COVER_PRIVATE_TMP) &&
-            ((d && d->tmpdir) || host->arg_bool(ctx, "tmp_is_private", 0)))
+            (host->settings(ctx)->private_tmp || host->arg_bool(ctx, "tmp_is_private", 0)))
                 m |= STK_COVER_PRIVATE_TMP;
         return m;
 }
@@ -170,14 +170,34 @@ static void add_list(struct ll_point *pts, size_t *n, const char *const *l, uint
 }
 
 /* Settings -> planner points.  "/" readable is the base; deeper points win. */
+/* The per-run TMPDIR for private_tmp, made when first needed: by the plan
+ * of a line that enforces, or by the pre-exec line that hands it to the
+ * command.  A stack whose wrapper takes effect (fs_bwrap: the default
+ * profile) never makes one, where init used to make and remove it on every
+ * run (a mkdir and an rmdir on the host's /tmp). */
+static int ensure_tmpdir(struct stk_ctx *ctx, struct ll_data *d)
+{
+        int r;
+
+        if (!d || d->tmpdir || !host->settings(ctx)->private_tmp || host->arg_bool(ctx, "tmp_is_private", 0))
+                return 0;
+        r = ll_tmp_create(getenv("TMPDIR"), &d->tmpdir);
+        if (r < 0)
+                host->log(ctx, STK_LOG_ERROR, "mkdtemp(/tmp/stockade-ll.XXXXXX): %s", strerror(-r));
+        return r;
+}
+
 static int make_points(struct stk_ctx *ctx, struct ll_point **ret, size_t *ret_n)
 {
         const struct stk_settings *s = host->settings(ctx);
-        const struct ll_data *d = host->data(ctx);
+        struct ll_data *d = host->data(ctx);
         size_t n = 0, max = list_len(s->write) + list_len(s->read_only) + list_len(s->hide) + N_DEV + 3;
-        struct ll_point *pts = calloc(max, sizeof(*pts));
         uint64_t hide = host->arg_bool(ctx, "strict_hide", 0) ? LL_HIDE_STRICT : LL_HIDE;
+        int r = ensure_tmpdir(ctx, d);
+        struct ll_point *pts = r < 0 ? NULL : calloc(max, sizeof(*pts));
 
+        if (r < 0)
+                return r;
         if (!pts)
                 return -ENOMEM;
         for (size_t i = 0; i < N_DEV; i++)
@@ -313,26 +333,15 @@ static int ll_apply(struct stk_ctx *ctx, int abi)
 
 static int ll_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
 {
-        const struct stk_settings *s;
         struct ll_data *d;
-        int r;
 
         host = h;
-        s = host->settings(ctx);
-        if (!s)
+        if (!host->settings(ctx))
                 return -EINVAL;
         d = calloc(1, sizeof(*d));
         if (!d)
                 return -ENOMEM;
         d->owner = getpid();
-        if (s->private_tmp) {
-                r = ll_tmp_create(getenv("TMPDIR"), &d->tmpdir);
-                if (r < 0) {
-                        host->log(ctx, STK_LOG_ERROR, "mkdtemp(/tmp/stockade-ll.XXXXXX): %s", strerror(-r));
-                        free(d);
-                        return r;
-                }
-        }
         *ret_data = d;
         return 0;
 }
@@ -393,8 +402,9 @@ static int ll_pre_exec(struct stk_ctx *ctx)
         struct ll_data *d = host->data(ctx);
         int r;
 
-        if (!d || !d->tmpdir || host->arg_bool(ctx, "tmp_is_private", 0))
-                return 0;
+        r = ensure_tmpdir(ctx, d);
+        if (r < 0 || !d || !d->tmpdir || host->arg_bool(ctx, "tmp_is_private", 0))
+                return r;
         r = host->plan_setenv(ctx, "TMPDIR", d->tmpdir);
         if (r >= 0)
                 d->tmpdir_in_plan = 1;
