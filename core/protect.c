@@ -141,6 +141,15 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
                 r = push_joined(v, gitdir, "config");
         if (r >= 0)
                 r = push_joined(v, gitdir, "config.worktree");
+        /* commondir points git at the directory its hooks and config come
+         * from: rewritten by the command, it is a repository of the
+         * command's making again (found by a review: fsmonitor ran).  Only
+         * where it exists (a linked worktree's gitdir): the mask of a missing
+         * name is an empty directory, and git dies on a commondir that is
+         * one, or an empty file.  A new one in a main .git stays possible in
+         * this mode (stockade.yaml(5)). */
+        if (r >= 0 && !streq(common, gitdir))
+                r = push_joined(v, gitdir, "commondir");
         return r;
 }
 

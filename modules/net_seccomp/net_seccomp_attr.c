@@ -376,18 +376,6 @@ void ns_caps_on(const struct ns_caps *saved)
                 (void) syscall(SYS_capset, &h, data); /* raising back what the permitted set holds cannot fail */
 }
 
-static int apply_as_command(const struct attr_call *c, int fd)
-{
-        struct ns_caps saved;
-        int r = ns_caps_off(&saved);
-
-        if (r < 0)
-                return r;
-        r = apply(c, fd);
-        ns_caps_on(&saved);
-        return r;
-}
-
 bool ns_attr_is_guarded(int nr)
 {
         return is_mode(nr) || is_utime(nr) || is_xattr(nr);
@@ -421,7 +409,7 @@ int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 r = -ESRCH;
         else
-                r = may_change(req->pid, fd, pol) ? apply_as_command(&c, fd) : -EPERM;
+                r = may_change(req->pid, fd, pol) ? apply(&c, fd) : -EPERM;
         close(fd);
         free(c.value);
         return r;

@@ -236,6 +236,11 @@ static int add_top_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
                         r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, SCMP_SYS(openat), 1,
                                              SCMP_A2(SCMP_CMP_MASKED_EQ, writes[i], writes[i]));
         }
+        /* A lease would make the supervisor's open of that file wait until
+         * it broke (45 s), and every other guarded call behind it. */
+        if (r >= 0)
+                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(fcntl), 1,
+                                     SCMP_A1(SCMP_CMP_MASKED_EQ, LOW32, F_SETLEASE));
         if (r < 0)
                 log(userdata, "seccomp_rule_add(guard_top): %s", strerror(-r));
         return r;

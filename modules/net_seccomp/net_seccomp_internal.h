@@ -145,9 +145,8 @@ void ns_caps_on(const struct ns_caps *saved);
 
 /* ---- net_seccomp_top.c: the supervisor's side of guard_top ---------------- */
 bool ns_top_is_guarded(int nr);
-/* Done for the command: 0 or -errno for it to see; NS_TOP_CONTINUE when
- * the kernel (and Landlock) should decide; NS_TOP_ANSWERED when the
- * notification is already answered (a new fd handed over). */
+/* Done for the command: 0 (the call returns *ret_val: a new fd, or 0) or
+ * -errno for it to see; NS_TOP_CONTINUE when the kernel (and Landlock)
+ * should decide. */
 #define NS_TOP_CONTINUE 1
-#define NS_TOP_ANSWERED 2
-int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol);
+int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol, long *ret_val);

@@ -64,6 +64,7 @@ struct end {
         int parent;             /* O_PATH of its directory, ours; -1 */
         char parent_path[PATH_MAX];
         const char *leaf;       /* into path */
+        bool slash;             /* the path ended in "/": a directory only */
 };
 
 struct top_call {
@@ -105,11 +106,11 @@ static int decode_openat2(const struct seccomp_notif *req, struct top_call *c)
         struct open_how how;
         struct iovec local = { &how, sizeof(how) }, remote = { (void *) (uintptr_t) req->data.args[2], sizeof(how) };
 
-        if (req->data.args[3] < sizeof(how))
-                return NS_TOP_CONTINUE; /* the kernel says EINVAL */
+        if (req->data.args[3] != sizeof(how))
+                return NS_TOP_CONTINUE; /* EINVAL, or a larger struct of a newer kernel: its call */
         if (process_vm_readv(req->pid, &local, 1, &remote, 1, 0) != (ssize_t) sizeof(how))
                 return -EFAULT;
-        if (how.resolve || !(how.flags & WRITES))
+        if (how.resolve || !(how.flags & WRITES) || how.flags > 0xffffffffULL || how.mode > 07777)
                 return NS_TOP_CONTINUE;
         c->flags = (int) how.flags;
         c->mode = (mode_t) how.mode;
@@ -134,15 +135,21 @@ static int decode(const struct seccomp_notif *req, struct top_call *c)
 #endif
         case __NR_truncate: c->op = T_TRUNCATE; at(&c->a, AT_FDCWD, a[0]); c->length = (off_t) a[1]; break;
         case __NR_linkat:
-                if (a[4] & ~(uint64_t) AT_SYMLINK_FOLLOW)
-                        return NS_TOP_CONTINUE; /* AT_EMPTY_PATH: an fd, not a name (O_TMPFILE) */
-                c->op = T_LINK; at(&c->a, (int) a[0], a[1]); at(&c->b, (int) a[2], a[3]); c->flags = (int) a[4]; break;
+                /* AT_EMPTY_PATH links an fd (O_TMPFILE), AT_SYMLINK_FOLLOW the
+                 * file a symlink names, which only the name was checked for:
+                 * both the kernel's, with Landlock. */
+                if (a[4])
+                        return NS_TOP_CONTINUE;
+                c->op = T_LINK; at(&c->a, (int) a[0], a[1]); at(&c->b, (int) a[2], a[3]); break;
         case __NR_openat: c->op = T_OPEN; at(&c->a, (int) a[0], a[1]); c->flags = (int) a[2]; c->mode = (mode_t) a[3]; break;
         case __NR_openat2: c->op = T_OPEN; at(&c->a, (int) a[0], a[1]); return decode_openat2(req, c);
         case __NR_mkdirat: c->op = T_MKDIR; at(&c->a, (int) a[0], a[1]); c->mode = (mode_t) a[2]; break;
         case __NR_mknodat: c->op = T_MKNOD; at(&c->a, (int) a[0], a[1]); c->mode = (mode_t) a[2]; c->dev = (dev_t) a[3]; break;
         case __NR_symlinkat: c->op = T_SYMLINK; c->target = a[0]; at(&c->a, (int) a[1], a[2]); break;
-        case __NR_unlinkat: c->op = T_UNLINK; at(&c->a, (int) a[0], a[1]); c->flags = (int) a[2]; break;
+        case __NR_unlinkat:
+                if (a[2] & ~(uint64_t) AT_REMOVEDIR)
+                        return -EINVAL;
+                c->op = T_UNLINK; at(&c->a, (int) a[0], a[1]); c->flags = (int) a[2]; break;
         case __NR_renameat: c->op = T_RENAME; at(&c->a, (int) a[0], a[1]); at(&c->b, (int) a[2], a[3]); break;
         case __NR_renameat2:
                 c->op = T_RENAME; at(&c->a, (int) a[0], a[1]); at(&c->b, (int) a[2], a[3]); c->flags = (int) a[4]; break;
@@ -167,8 +174,10 @@ static int open_end(pid_t pid, struct end *e)
         ssize_t n;
         if (ns_read_path(pid, e->addr, e->path, sizeof(e->path)) < 0)
                 return 1; /* EFAULT, ENAMETOOLONG: the kernel says so */
-        for (size_t len = strlen(e->path); len > 1 && e->path[len - 1] == '/'; len--)
+        for (size_t len = strlen(e->path); len > 1 && e->path[len - 1] == '/'; len--) {
                 e->path[len - 1] = '\0';
+                e->slash = true;
+        }
         slash = strrchr(e->path, '/');
         e->leaf = slash ? slash + 1 : e->path;
         if (!*e->leaf || strcmp(e->leaf, ".") == 0 || strcmp(e->leaf, "..") == 0)
@@ -237,15 +246,23 @@ static mode_t file_mode(pid_t pid, mode_t mode)
         return mode & 01777 & ~umask_of(pid);
 }
 
-/* Hand `fd` over as the answer: the command's open() returns it. */
-static int hand_over(int listener, const struct seccomp_notif *req, int fd, int flags)
+/* Put `fd` into the command; its open() returns the number (*ret_val).
+ * Not with SECCOMP_ADDFD_FLAG_SEND: that answers at once, and the command
+ * would run while our copy still holds the file open for writing (exec of
+ * a script it just wrote: ETXTBSY; a lease: EAGAIN).  Ours is closed
+ * first, then the answer goes. */
+static int hand_over(int listener, const struct seccomp_notif *req, int fd, int flags, long *ret_val)
 {
-        struct seccomp_notif_addfd add = { .id = req->id, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = (__u32) fd,
+        struct seccomp_notif_addfd add = { .id = req->id, .srcfd = (__u32) fd,
                                            .newfd_flags = (flags & O_CLOEXEC) ? O_CLOEXEC : 0 };
         int r = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
 
+        if (r < 0)
+                r = -errno;
         close(fd);
-        return r < 0 ? (errno == ENOENT ? NS_TOP_ANSWERED : -errno) : NS_TOP_ANSWERED;
+        if (r >= 0)
+                *ret_val = r;
+        return r < 0 ? r : 0;
 }
 
 static int real_path(int fd, char *buf, size_t size)
@@ -272,15 +289,32 @@ static bool protected(const char *p, const struct ns_unix_policy *pol)
         return false;
 }
 
+/* Open `path` (ours) for the command.  O_NONBLOCK: a lease on the file
+ * (the command's, of a host process) would otherwise stall the supervisor
+ * until it broke; the kernel answers EWOULDBLOCK instead, and the flag is
+ * taken off again unless the command asked for it. */
+static int open_for_command(int dirfd, const char *path, int flags, mode_t mode)
+{
+        int fd = openat(dirfd, path, (flags & ~O_CLOEXEC) | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, mode);
+
+        if (fd < 0)
+                return -errno;
+        if (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags & ~(O_NONBLOCK | O_CREAT | O_EXCL | O_TRUNC)) < 0) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        return fd;
+}
+
 /* An existing file, as the kernel would find it (symlinks followed unless
  * O_NOFOLLOW): beneath a writable root and not protected, a regular file
  * is opened again by us with the command's flags; anything else is the
- * kernel's.  truncate(2) the same way. */
+ * kernel's.  truncate(2) the same way, through an fd of ours. */
 static int open_existing(int listener, const struct seccomp_notif *req, const struct top_call *c, int target,
-                         const struct ns_unix_policy *pol)
+                         const struct ns_unix_policy *pol, long *ret_val)
 {
         char real[PATH_MAX], link[64];
-        struct ns_caps saved;
         struct stat st;
         int fd, r;
 
@@ -294,75 +328,71 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
         snprintf(link, sizeof(link), "/proc/self/fd/%d", target);
-        r = ns_caps_off(&saved);
-        if (r < 0)
+        if (c->op == T_TRUNCATE) {
+                fd = open_for_command(AT_FDCWD, link, O_WRONLY, 0);
+                if (fd < 0)
+                        return fd;
+                r = ftruncate(fd, c->length) < 0 ? -errno : 0;
+                close(fd);
                 return r;
-        if (c->op == T_TRUNCATE)
-                fd = truncate(link, c->length);
-        else
-                fd = open(link, (c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)) | O_CLOEXEC | O_NOCTTY);
-        r = fd < 0 ? -errno : 0;
-        ns_caps_on(&saved);
-        if (r < 0 || c->op == T_TRUNCATE)
-                return r;
-        return hand_over(listener, req, fd, c->flags);
+        }
+        fd = open_for_command(AT_FDCWD, link, c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW), 0);
+        return fd < 0 ? fd : hand_over(listener, req, fd, c->flags, ret_val);
 }
 
 /* A new file: made in the directory the command named, exclusively and
  * without following a symlink that may have appeared there meanwhile. */
-static int open_new(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol)
+static int open_new(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol,
+                    long *ret_val)
 {
-        struct ns_caps saved;
         mode_t mode, old;
-        int fd, r;
+        int fd;
 
         if (open_end(req->pid, &c->a) != 0 || !ns_beneath_any(c->a.parent_path, pol->write))
                 return NS_TOP_CONTINUE;
+        if (c->a.slash)
+                return -EISDIR; /* "name/" with O_CREAT: the kernel's answer */
         if (!may_touch(&c->a, pol))
                 return -EACCES;
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
         mode = file_mode(req->pid, c->mode);
-        r = ns_caps_off(&saved);
-        if (r < 0)
-                return r;
         old = umask(0);
-        fd = openat(c->a.parent, c->a.leaf, (c->flags & ~O_CLOEXEC) | O_CLOEXEC | O_EXCL | O_NOFOLLOW | O_NOCTTY, mode);
-        r = fd < 0 ? -errno : 0;
+        fd = open_for_command(c->a.parent, c->a.leaf, c->flags | O_EXCL | O_NOFOLLOW, mode);
         (void) umask(old);
-        ns_caps_on(&saved);
-        return r < 0 ? r : hand_over(listener, req, fd, c->flags);
+        return fd < 0 ? fd : hand_over(listener, req, fd, c->flags, ret_val);
 }
 
-static int open_decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol)
+static int open_decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol,
+                       long *ret_val)
 {
         bool follow = c->op == T_TRUNCATE || !(c->flags & O_NOFOLLOW);
         int target, r;
 
-        if (ns_read_path(req->pid, c->a.addr, c->a.path, sizeof(c->a.path)) < 0)
-                return NS_TOP_CONTINUE;
+        if (ns_read_path(req->pid, c->a.addr, c->a.path, sizeof(c->a.path)) < 0 || !c->a.path[0])
+                return NS_TOP_CONTINUE; /* EFAULT; "" is ENOENT */
         target = ns_open_target(req->pid, c->a.dirfd, c->a.path, follow);
         if (target >= 0) {
-                r = open_existing(listener, req, c, target, pol);
+                r = open_existing(listener, req, c, target, pol, ret_val);
                 close(target);
                 return r;
         }
         if (target != -ENOENT || c->op != T_OPEN || !(c->flags & O_CREAT))
                 return NS_TOP_CONTINUE;
-        r = open_new(listener, req, c, pol);
+        r = open_new(listener, req, c, pol, ret_val);
         /* EEXIST: made since we looked (by the command itself): once more,
          * as the existing file it now is. */
         if (r == -EEXIST && !(c->flags & O_EXCL)) {
                 target = ns_open_target(req->pid, c->a.dirfd, c->a.path, follow);
                 if (target < 0)
                         return NS_TOP_CONTINUE;
-                r = open_existing(listener, req, c, target, pol);
+                r = open_existing(listener, req, c, target, pol, ret_val);
                 close(target);
         }
         return r;
 }
 
-static int make(int listener, const struct seccomp_notif *req, const struct top_call *c)
+static int make(const struct seccomp_notif *req, const struct top_call *c)
 {
         char target[PATH_MAX];
         int r = 0;
@@ -390,8 +420,8 @@ static int make(int listener, const struct seccomp_notif *req, const struct top_
                         return -EPERM; /* RENAME_WHITEOUT: a device, for overlayfs */
                 r = (int) syscall(SYS_renameat2, c->a.parent, c->a.leaf, c->b.parent, c->b.leaf, c->flags);
                 break;
-        case T_LINK: /* AT_SYMLINK_FOLLOW: the link's target, checked as the source was */
-                r = linkat(c->a.parent, c->a.leaf, c->b.parent, c->b.leaf, c->flags & AT_SYMLINK_FOLLOW);
+        case T_LINK: /* the entry itself: a symlink stays a symlink */
+                r = linkat(c->a.parent, c->a.leaf, c->b.parent, c->b.leaf, 0);
                 break;
         case T_TRUNCATE:
                 return -EINVAL; /* made by open_decide */
@@ -401,46 +431,58 @@ static int make(int listener, const struct seccomp_notif *req, const struct top_
 
 /* Our umask off for the call: the modes are the command's, its umask
  * applied.  The supervisor's other thread (net_proxy's resolver) makes no
- * files.  Our capabilities off too (ns_caps_off). */
-static int perform(int listener, const struct seccomp_notif *req, const struct top_call *c)
+ * files.  (Our capabilities are off already: ns_unix_handle.) */
+static int perform(const struct seccomp_notif *req, const struct top_call *c)
 {
-        struct ns_caps saved;
-        mode_t old;
-        int r = ns_caps_off(&saved);
+        mode_t old = umask(0);
+        int r = make(req, c);
 
-        if (r < 0)
-                return r;
-        old = umask(0);
-        r = make(listener, req, c);
         (void) umask(old);
-        ns_caps_on(&saved);
         return r;
+}
+
+/* Where the kernel would say EEXIST before anything else (mkdir of a name
+ * that is there, protected or not), so do we. */
+static bool creates_existing(const struct top_call *c)
+{
+        const struct end *e = c->op == T_LINK ? &c->b : &c->a;
+        struct stat st;
+
+        if (c->op != T_MKDIR && c->op != T_MKNOD && c->op != T_SYMLINK && c->op != T_LINK)
+                return false;
+        return fstatat(e->parent, e->leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 /* Beneath a writable root, either end: ours to do, if both ends may be
  * touched; elsewhere the kernel's, with Landlock. */
-static int decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol)
+static int decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol,
+                  long *ret_val)
 {
         bool two = c->op == T_RENAME || c->op == T_LINK;
         int r;
 
         if (c->op == T_OPEN || c->op == T_TRUNCATE)
-                return open_decide(listener, req, c, pol);
+                return open_decide(listener, req, c, pol, ret_val);
         r = open_end(req->pid, &c->a);
         if (r == 0 && two)
                 r = open_end(req->pid, &c->b);
         if (r != 0)
                 return NS_TOP_CONTINUE;
+        /* "name/" says a directory: only mkdir and rmdir take one here. */
+        if ((c->a.slash || c->b.slash) && c->op != T_MKDIR && !(c->op == T_UNLINK && (c->flags & AT_REMOVEDIR)))
+                return NS_TOP_CONTINUE;
         if (!ns_beneath_any(c->a.parent_path, pol->write) && !(two && ns_beneath_any(c->b.parent_path, pol->write)))
                 return NS_TOP_CONTINUE;
+        if (creates_existing(c))
+                return -EEXIST;
         if (!may_touch(&c->a, pol) || (two && !may_touch(&c->b, pol)))
                 return -EACCES; /* what Landlock answers there */
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
-        return perform(listener, req, c);
+        return perform(req, c);
 }
 
-int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol)
+int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol, long *ret_val)
 {
         struct top_call *c = calloc(1, sizeof(*c));
         int r;
@@ -454,7 +496,7 @@ int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_u
         c->a.parent = c->b.parent = -1;
         r = decode(req, c);
         if (r == 0)
-                r = decide(listener, req, c, pol);
+                r = decide(listener, req, c, pol, ret_val);
         if (c->a.parent >= 0)
                 close(c->a.parent);
         if (c->b.parent >= 0)

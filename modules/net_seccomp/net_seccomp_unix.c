@@ -125,30 +125,23 @@ static bool may_reach(pid_t pid, int fd, const struct ns_unix_policy *pol)
 
 /* The command's open file `fd`, as a descriptor of ours (pidfd_getfd: the
  * same open file); -ESRCH or -EBADF. */
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL /* Linux 6.9 */
+#endif
 int ns_fd_of(pid_t pid, int fd)
 {
+        /* The notification names the thread; pidfd_open(2) takes a thread
+         * that leads no group only with PIDFD_THREAD (a build tool's worker
+         * thread making files relative to a directory fd). */
         int pidfd = (int) syscall(SYS_pidfd_open, pid, 0), r;
 
+        if (pidfd < 0 && (errno == EINVAL || errno == ENOENT)) /* ENOENT: no such group leader */
+                pidfd = (int) syscall(SYS_pidfd_open, pid, PIDFD_THREAD);
         if (pidfd < 0)
                 return -ESRCH;
         r = (int) syscall(SYS_pidfd_getfd, pidfd, fd, 0);
         close(pidfd);
         return r < 0 ? -EBADF : r;
-}
-
-/* The socket file's permissions are checked as for the command: without
- * our capabilities (ns_caps_off). */
-static int connect_as_command(int sock, const struct sockaddr_un *via)
-{
-        struct ns_caps saved;
-        int r = ns_caps_off(&saved);
-
-        if (r < 0)
-                return r;
-        if (connect(sock, (const struct sockaddr *) via, sizeof(*via)) < 0)
-                r = -errno;
-        ns_caps_on(&saved);
-        return r;
 }
 
 /* Connect the command's socket `sockfd` ourselves; 0 or -errno for it. */
@@ -169,8 +162,8 @@ static int connect_for(pid_t pid, int sockfd, const struct sockaddr_un *sa, sock
                 target = resolve(pid, sa->sun_path);
                 r = target < 0 ? target : may_reach(pid, target, pol) ? 0 : -EACCES;
                 snprintf(via.sun_path, sizeof(via.sun_path), "/proc/self/fd/%d", target);
-                if (r >= 0)
-                        r = connect_as_command(sock, &via);
+                if (r >= 0 && connect(sock, (const struct sockaddr *) &via, sizeof(via)) < 0)
+                        r = -errno;
         }
         if (target >= 0)
                 close(target);
@@ -249,7 +242,9 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
         struct seccomp_notif_resp *resp = NULL;
         struct pollfd pfd = { .fd = listener, .events = POLLIN };
         struct sockaddr_storage ss;
+        struct ns_caps caps = { .dropped = false };
         socklen_t len = 0;
+        long val = 0;
         int r;
 
         /* RECV blocks until a call arrives, and none will once every
@@ -269,16 +264,19 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
                 seccomp_notify_free(req, resp);
                 return r;
         }
+        /* Everything we do for the command, the path lookups too, without
+         * our capabilities: it has none (a root supervisor would otherwise
+         * search directories the command cannot, and change what it may
+         * not). */
+        r = ns_caps_off(&caps);
+        if (r < 0)
+                goto respond;
         if (ns_attr_is_guarded(req->data.nr)) {
                 r = ns_attr_call(listener, req, pol);
                 goto respond;
         }
         if (ns_top_is_guarded(req->data.nr)) {
-                r = ns_top_call(listener, req, pol);
-                if (r == NS_TOP_ANSWERED) {
-                        seccomp_notify_free(req, resp);
-                        return 0;
-                }
+                r = ns_top_call(listener, req, pol, &val);
                 goto respond;
         }
         r = req->data.nr == __NR_connect ? read_addr(req, &ss, &len) : -EPERM;
@@ -290,8 +288,9 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
         else if (r >= 0)
                 r = connect_inet_for(req->pid, (int) req->data.args[0], &ss, len, pol);
 respond:
+        ns_caps_on(&caps);
         resp->id = req->id;
-        resp->val = 0;
+        resp->val = r < 0 ? 0 : val;
         resp->error = r < 0 ? r : 0;
         resp->flags = 0;
         if (r == NS_TOP_CONTINUE) { /* the kernel decides, with Landlock */

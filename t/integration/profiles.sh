@@ -84,6 +84,11 @@ if [ -f "$T_TMP/wt/.git" ]; then
         check_status "default: no hook planted through the worktree" 1 test -e "$T_WS/.git/hooks/pre-commit"
         check_output "default: worktree gitdir: pointer read-only" "$DENIED" \
                 sh -c "cd '$T_TMP/wt' && '$STK' run -- sh -c 'echo gitdir: /elsewhere > .git; true'"
+        # Its commondir says where hooks and config come from (git: surfaces too).
+        check_output "workspace-write: a worktree's commondir is read-only" "$DENIED" \
+                sh -c "cd '$T_TMP/wt' && '$STK' run --profile workspace-write -- sh -c 'echo ../../evil > \"\$(git rev-parse --git-dir)/commondir\"; true'"
+        check "workspace-write: git still works in the worktree" \
+                sh -c "cd '$T_TMP/wt' && '$STK' run --profile workspace-write -- git status --short"
 else
         skip "linked worktree" "git worktree add failed"
 fi
