@@ -193,13 +193,13 @@ static int decode_mode(const struct seccomp_notif *req, struct attr_call *c)
 static int read_old_times(pid_t pid, int nr, uint64_t addr, struct timespec ret[2])
 {
         if (nr == __NR_utime) {
-                struct utimbuf u;
+                struct utimbuf u = { 0 };
                 int r = read_bytes(pid, addr, &u, sizeof(u));
                 ret[0] = (struct timespec) { u.actime, 0 };
                 ret[1] = (struct timespec) { u.modtime, 0 };
                 return r;
         }
-        struct timeval tv[2];
+        struct timeval tv[2] = { { 0 } };
         int r = read_bytes(pid, addr, tv, sizeof(tv));
         for (int i = 0; r >= 0 && i < 2; i++) {
                 if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
