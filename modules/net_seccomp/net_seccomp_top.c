@@ -21,9 +21,10 @@
  *     through the directory it opened, on its own copy of the names: no
  *     check-then-use race.  A file opened for writing is opened by the
  *     supervisor (its final path checked first, symlinks followed as the
- *     kernel would) and handed over with SECCOMP_IOCTL_NOTIF_ADDFD, in the
- *     same answer.  Only regular files: a FIFO would block the supervisor,
- *     and the kernel decides for the rest.
+ *     kernel would) and handed over with SECCOMP_IOCTL_NOTIF_ADDFD, our
+ *     copy closed before the answer.  Only regular files, opened
+ *     O_NONBLOCK (a FIFO or a lease would block the supervisor); the
+ *     kernel decides for the rest.
  *
  * Landlock's own rules stay as they are, beneath all this: a write the
  * supervisor does not make is still refused by the kernel.
