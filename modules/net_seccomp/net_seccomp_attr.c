@@ -106,19 +106,15 @@ int ns_open_target(pid_t pid, int dirfd, const char *path, bool follow)
 /* May the command change the metadata of what `fd` is open on? */
 static bool may_change(pid_t pid, int fd, const struct ns_unix_policy *pol)
 {
-        char link[64], real[PATH_MAX];
-        ssize_t n;
+        char real[PATH_MAX];
 
         if (!ns_same_ns(pid, "mnt"))
                 /* The wrapper's mounts decide (EROFS outside its writable
                  * roots).  Without a wrapper the command made that namespace
                  * itself (allow: [namespaces]): refused. */
                 return pol->wrapped;
-        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-        n = readlink(link, real, sizeof(real) - 1);
-        if (n <= 0)
+        if (ns_fd_path(fd, real, sizeof(real)) < 0)
                 return false;
-        real[n] = '\0';
         if (real[0] != '/')
                 return true; /* a pipe, socket, memfd: not a file of the host's tree */
         return ns_beneath_any(real, pol->write) && !ns_beneath_any(real, pol->read_only) &&

@@ -120,6 +120,9 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol);
 bool ns_same_ns(pid_t pid, const char *ns);
 /* The command's open file `fd` as a descriptor of ours; -ESRCH or -EBADF. */
 int ns_fd_of(pid_t pid, int fd);
+/* What our `fd` is open on, as /proc/self/fd/N says ("/a/b", "pipe:[..]");
+ * -1 when it cannot say. */
+int ns_fd_path(int fd, char *buf, size_t size);
 /* Whether path `p` is one of `roots` or beneath one. */
 bool ns_beneath_any(const char *p, const char *const *roots);
 

@@ -170,9 +170,8 @@ static int decode(const struct seccomp_notif *req, struct top_call *c)
  * kernel decides, and Landlock with it, which is always safe. */
 static int open_end(pid_t pid, struct end *e)
 {
-        char dir[PATH_MAX], link[64];
-        char *slash;
-        ssize_t n;
+        char dir[PATH_MAX], *slash;
+
         if (ns_read_path(pid, e->addr, e->path, sizeof(e->path)) < 0)
                 return 1; /* EFAULT, ENAMETOOLONG: the kernel says so */
         for (size_t len = strlen(e->path); len > 1 && e->path[len - 1] == '/'; len--) {
@@ -192,12 +191,7 @@ static int open_end(pid_t pid, struct end *e)
         e->parent = ns_open_target(pid, e->dirfd, dir, true);
         if (e->parent < 0)
                 return 1;
-        snprintf(link, sizeof(link), "/proc/self/fd/%d", e->parent);
-        n = readlink(link, e->parent_path, sizeof(e->parent_path) - 1);
-        if (n <= 0 || e->parent_path[0] != '/')
-                return 1;
-        e->parent_path[n] = '\0';
-        return 0;
+        return ns_fd_path(e->parent, e->parent_path, sizeof(e->parent_path)) == 0 && e->parent_path[0] == '/' ? 0 : 1;
 }
 
 static bool is_root_of(const char *dir, const char *const *write)
@@ -266,19 +260,6 @@ static int hand_over(int listener, const struct seccomp_notif *req, int fd, int 
         return r < 0 ? r : 0;
 }
 
-static int real_path(int fd, char *buf, size_t size)
-{
-        char link[64];
-        ssize_t n;
-
-        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-        n = readlink(link, buf, size - 1);
-        if (n <= 0 || buf[0] != '/')
-                return -1;
-        buf[n] = '\0';
-        return 0;
-}
-
 static bool protected(const char *p, const struct ns_unix_policy *pol)
 {
         const char *const *lists[] = { pol->read_only, pol->hide };
@@ -319,7 +300,7 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
         struct stat st;
         int fd, r;
 
-        if (fstat(target, &st) < 0 || !S_ISREG(st.st_mode) || real_path(target, real, sizeof(real)) < 0 ||
+        if (fstat(target, &st) < 0 || !S_ISREG(st.st_mode) || ns_fd_path(target, real, sizeof(real)) < 0 || real[0] != '/' ||
             !ns_beneath_any(real, pol->write))
                 return NS_TOP_CONTINUE;
         if (protected(real, pol))

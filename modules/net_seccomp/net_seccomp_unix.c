@@ -100,10 +100,9 @@ static bool listed(const struct stat *st, const char *const *allow)
 /* May the command reach the socket file open as `fd`? */
 static bool may_reach(pid_t pid, int fd, const struct ns_unix_policy *pol)
 {
-        char link[64], real[PATH_MAX];
+        char real[PATH_MAX];
         struct statvfs sv;
         struct stat st;
-        ssize_t n;
 
         if (fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
                 return false;
@@ -115,16 +114,24 @@ static bool may_reach(pid_t pid, int fd, const struct ns_unix_policy *pol)
                  * A mount namespace the command made itself, with no wrapper
                  * (allow: [namespaces]), proves nothing: refused. */
                 return pol->wrapped && fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_RDONLY);
-        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-        n = readlink(link, real, sizeof(real) - 1);
-        if (n <= 0)
-                return false;
-        real[n] = '\0';
-        return ns_beneath_any(real, pol->write);
+        return ns_fd_path(fd, real, sizeof(real)) == 0 && ns_beneath_any(real, pol->write);
 }
 
 /* The command's open file `fd`, as a descriptor of ours (pidfd_getfd: the
  * same open file); -ESRCH or -EBADF. */
+int ns_fd_path(int fd, char *buf, size_t size)
+{
+        char link[64];
+        ssize_t n;
+
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+        n = readlink(link, buf, size - 1);
+        if (n <= 0)
+                return -1;
+        buf[n] = '\0';
+        return 0;
+}
+
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL /* Linux 6.9 */
 #endif
