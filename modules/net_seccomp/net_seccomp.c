@@ -338,6 +338,16 @@ static int ns_explain(struct stk_ctx *ctx, char **ret_text)
         }
         fprintf(f, "seccomp filter, network mode %s, %u BPF instructions; default allow; "
                 "other ABIs (i386, x32): EPERM\n", modes[o.network], (unsigned)p.len);
+        /* What the supervisor answers for the command (user notifications). */
+        if (o.guard_unix && o.network != STK_NET_ON)
+                fputs("  guard_unix: connect() answered by the supervisor (unix sockets beneath writable roots or "
+                      "unix_allow; TCP only to the proxy); no unix datagram sockets\n", f);
+        if (o.guard_attr)
+                fputs("  guard_attr: chmod, chown, timestamps, user xattrs made by the supervisor beneath writable "
+                      "roots only; chattr ioctls refused\n", f);
+        if (o.guard_top)
+                fputs("  guard_top, when no namespace wrapper takes effect: entries and write-opens beneath writable "
+                      "roots made by the supervisor (Landlock cannot grant a root's top level beside .git)\n", f);
         for (size_t i = 0; i < ns_table_len; i++)
                 if ((ns_table[i].modes & NS_MODE(o.network)) &&
                     (ns_table[i].group == NS_G_NETWORK || !(o.allowed_groups & (1u << ns_table[i].group))) &&
