@@ -169,7 +169,6 @@ static void add_list(struct ll_point *pts, size_t *n, const char *const *l, uint
                 pts[(*n)++] = (struct ll_point){ l[i], access };
 }
 
-/* Settings -> planner points.  "/" readable is the base; deeper points win. */
 /* The per-run TMPDIR for private_tmp, made when first needed: by the plan
  * of a line that enforces, or by the pre-exec line that hands it to the
  * command.  A stack whose wrapper takes effect (fs_bwrap: the default
@@ -187,6 +186,7 @@ static int ensure_tmpdir(struct stk_ctx *ctx, struct ll_data *d)
         return r;
 }
 
+/* Settings -> planner points.  "/" readable is the base; deeper points win. */
 static int make_points(struct stk_ctx *ctx, struct ll_point **ret, size_t *ret_n)
 {
         const struct stk_settings *s = host->settings(ctx);
