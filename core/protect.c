@@ -5,6 +5,7 @@
  * must not become creatable).  Only the top of each writable root is
  * considered: nested repositories are not searched (stockade.yaml(5)).
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -108,6 +109,46 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
         return 0;
 }
 
+/* Submodules keep their repositories in <gitdir>/modules/<name> (nested
+ * ones in .../modules/<name>/modules/<name>): git runs their hooks and
+ * reads their config when it works in a submodule, so under `git:
+ * surfaces` those are surfaces too.  A missing hooks directory is masked as
+ * an empty one, which git reads as no hooks.  Bounded: depth and count. */
+static int protect_modules(const char *gitdir, char ***v, unsigned depth, unsigned *budget)
+{
+        _cleanup_free_ char *dir = NULL;
+        struct dirent *e;
+        DIR *d;
+        int r = 0;
+
+        if (depth > 4 || asprintf(&dir, "%s/modules", gitdir) < 0)
+                return depth > 4 ? 0 : -ENOMEM;
+        d = opendir(dir);
+        if (!d)
+                return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+        while (r >= 0 && *budget > 0 && (e = readdir(d))) {
+                _cleanup_free_ char *sub = NULL, *head = NULL;
+                struct stat st;
+
+                if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+                        continue;
+                if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0 || asprintf(&head, "%s/HEAD", sub) < 0) {
+                        r = -ENOMEM;
+                        break;
+                }
+                if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode))
+                        continue; /* not a repository: a directory of grouped names, or junk */
+                (*budget)--;
+                r = push_joined(v, sub, "hooks");
+                if (r >= 0)
+                        r = push_joined(v, sub, "config");
+                if (r >= 0)
+                        r = protect_modules(sub, v, depth + 1, budget);
+        }
+        closedir(d);
+        return r;
+}
+
 static int protect_git(const char *root, enum core_git_protect mode, char ***v)
 {
         _cleanup_free_ char *gitdir = NULL, *common = NULL;
@@ -150,6 +191,10 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
          * this mode (stockade.yaml(5)). */
         if (r >= 0 && !streq(common, gitdir))
                 r = push_joined(v, gitdir, "commondir");
+        if (r >= 0) {
+                unsigned budget = 64;
+                r = protect_modules(common, v, 0, &budget);
+        }
         return r;
 }
 

@@ -101,6 +101,19 @@ check_output "workspace-write: .git/hooks/pre-commit still refused" "$DENIED" \
 check_output "workspace-write: .git/config refused" "$DENIED" \
         sbx --profile workspace-write -- sh -c 'echo x >> .git/config; true'
 
+# A submodule's repository (.git/modules/NAME) has hooks and a config too.
+git init -q "$T_TMP/subrepo" && git -C "$T_TMP/subrepo" -c user.email=t@t -c user.name=t commit -q --allow-empty -m s
+if git -C "$T_WS" -c protocol.file.allow=always submodule add -q "$T_TMP/subrepo" sm > /dev/null 2>&1 &&
+   [ -d "$T_WS/.git/modules/sm" ]; then
+        check_output "workspace-write: a submodule's hooks are read-only" "$DENIED" \
+                sbx --profile workspace-write -- sh -c 'echo "#!/bin/sh" > .git/modules/sm/hooks/post-checkout; true'
+        check_output "workspace-write: a submodule's config is read-only" "$DENIED" \
+                sbx --profile workspace-write -- sh -c 'echo x >> .git/modules/sm/config; true'
+        check "workspace-write: git works in the submodule" sbx --profile workspace-write -- sh -c 'cd sm && git status --short'
+else
+        skip "workspace-write: a submodule's hooks are read-only" "git submodule add failed here"
+fi
+
 # --- read-only, ci, full-access -------------------------------------------------
 check_output "read-only: workspace write fails" "$DENIED" sbx --profile read-only -- sh -c 'echo x > ro.txt; true'
 check "read-only: private /tmp writable" sbx --profile read-only -- sh -c 'echo x > /tmp/ok'
