@@ -43,13 +43,15 @@ rm -f "$T_WS/.stockade.yaml"
 check_output "default: reading ~/.ssh/id_rsa fails" 'Permission denied' sbx -- sh -c 'cat "$HOME/.ssh/id_rsa"; true'
 # Other tools' tokens, a browser profile, a shell history: each shipped
 # sandboxing profile hides them, under bwrap and under Landlock alike.
-mkdir -p "$T_HOME/.config/op" "$T_HOME/.mozilla/firefox" "$T_HOME/.claude"
-for f in .vault-token .pgpass .config/op/config .mozilla/firefox/cookies.sqlite .claude/.credentials.json .bash_history; do
+mkdir -p "$T_HOME/.config/op" "$T_HOME/.mozilla/firefox" "$T_HOME/.claude" "$T_HOME/.config/git" "$T_HOME/.cache/huggingface"
+for f in .vault-token .pgpass .config/op/config .mozilla/firefox/cookies.sqlite .claude/.credentials.json .bash_history \
+         .config/git/credentials .cache/huggingface/token .boto; do
         echo "FIXTURE-SECRET" > "$T_HOME/$f"
 done
 for p in default landlock read-only proxy; do
         check_output "$p: other tools' credentials, browser cookies and history are hidden" '^hidden$' sbx --profile "$p" -- sh -c '
-for f in .vault-token .pgpass .config/op/config .mozilla/firefox/cookies.sqlite .claude/.credentials.json .bash_history; do
+for f in .vault-token .pgpass .config/op/config .mozilla/firefox/cookies.sqlite .claude/.credentials.json .bash_history \
+         .config/git/credentials .cache/huggingface/token .boto; do
         if cat "$HOME/$f" 2>/dev/null | grep -q FIXTURE; then echo "read $f"; exit 0; fi
 done
 echo hidden'
