@@ -32,8 +32,8 @@ static const struct stk_arg_spec ns_args[] = {
           "connect() checked by the supervisor: unix sockets the command may reach, and through the proxy, "
           "TCP only to the proxy on 127.0.0.1 (default true)" },
         { "guard_top", STK_ARG_BOOL, 0,
-          "without a namespace wrapper, new, removed and renamed entries at a writable root's top level are made by "
-          "the supervisor (Landlock cannot grant them beside a protected name; default true)" },
+          "without a namespace wrapper, entries and write-opens beneath writable roots are made by the supervisor "
+          "(Landlock cannot grant a root's top level beside a protected name; default true)" },
         { "guard_attr", STK_ARG_BOOL, 0,
           "chmod/chown checked by the supervisor: only beneath writable roots (default true)" },
         { "proxy_port", STK_ARG_INT, STK_ARG_TRUSTED,

@@ -166,8 +166,8 @@ static int set_attrs(scmp_filter_ctx f, const struct ns_opts *o, ns_log_fn log, 
  * A call this architecture does not have (utime on aarch64) is skipped.
  * The *at2 variants (fchmodat2 in Linux 6.6, setxattrat and removexattrat
  * in 6.13, file_setattr in 6.17) are newer than what libc uses here:
- * ENOSYS makes a caller fall back to the calls above.  The numbers of the 4xx range are the same on
- * every architecture. */
+ * ENOSYS makes a caller fall back to the calls above.  The numbers of the
+ * 4xx range are the same on every architecture. */
 static int add_attr_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
 {
         static const char *const calls[] = {
@@ -259,8 +259,8 @@ static int add_top_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
  * socket, by socket() or socketpair(), is a stream or a seqpacket one only
  * (no SOCK_DGRAM, nor SOCK_RAW, which the kernel turns into one): those
  * ignore or refuse msg_name, and their connect() is the one way to a
- * listener.  What this costs is syslog(3)
- * from the command (dropped, as glibc drops it without a log socket). */
+ * listener.  What this costs is syslog(3) from the command (dropped, as
+ * glibc drops it without a log socket). */
 static int add_unix_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
 {
         static const char *const makers[] = { "socket", "socketpair" };

@@ -202,11 +202,21 @@ static bool is_root_of(const char *dir, const char *const *write)
         return false;
 }
 
-/* The entry `dir/leaf` may be made, removed or renamed by the supervisor:
- * beneath a writable root, not an island, hidden or protected path, nor
- * the parent of one (renaming .git away would take its hooks along). */
-static bool protected(const char *p, const struct ns_unix_policy *pol);
+/* An island, hidden or protected path, or the parent of one (renaming .git
+ * away would take its hooks along). */
+static bool protected(const char *p, const struct ns_unix_policy *pol)
+{
+        const char *const *lists[] = { pol->read_only, pol->hide };
 
+        for (size_t k = 0; k < 2; k++)
+                for (size_t i = 0; lists[k] && lists[k][i]; i++)
+                        if (stk_path_beneath(p, lists[k][i]) || stk_path_beneath(lists[k][i], p))
+                                return true;
+        return false;
+}
+
+/* The entry `dir/leaf` may be made, removed or renamed by the supervisor:
+ * beneath a writable root (not one itself) and not protected(). */
 static bool may_touch(const struct end *e, const struct ns_unix_policy *pol)
 {
         char full[PATH_MAX];
@@ -217,11 +227,13 @@ static bool may_touch(const struct end *e, const struct ns_unix_policy *pol)
         return ns_beneath_any(full, pol->write) && !is_root_of(full, pol->write) && !protected(full, pol);
 }
 
-/* The command's umask applies, ours does not (perform() clears it). */
+/* The command's umask applies, ours does not (perform() clears it).  Not
+ * known (its status unreadable): 077, the tightest, never a looser mode
+ * than the command asked for. */
 static mode_t umask_of(pid_t pid)
 {
         char path[64], line[128];
-        unsigned m = 022;
+        unsigned m = 077;
         FILE *f;
 
         snprintf(path, sizeof(path), "/proc/%d/status", (int) pid);
@@ -260,16 +272,6 @@ static int hand_over(int listener, const struct seccomp_notif *req, int fd, int 
         return r < 0 ? r : 0;
 }
 
-static bool protected(const char *p, const struct ns_unix_policy *pol)
-{
-        const char *const *lists[] = { pol->read_only, pol->hide };
-
-        for (size_t k = 0; k < 2; k++)
-                for (size_t i = 0; lists[k] && lists[k][i]; i++)
-                        if (stk_path_beneath(p, lists[k][i]) || stk_path_beneath(lists[k][i], p))
-                                return true;
-        return false;
-}
 
 /* Open `path` (ours) for the command.  O_NONBLOCK: a lease on the file
  * (the command's, of a host process) would otherwise stall the supervisor
