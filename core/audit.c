@@ -8,18 +8,18 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/random.h>
 #include <time.h>
 #include <json-c/json.h>
 
 #include "core.h"
+#include "os.h"
 #include "util.h"
 
 static void make_run_id(char id[static 33])
 {
         unsigned char raw[16];
 
-        if (getrandom(raw, sizeof(raw), GRND_NONBLOCK) != (ssize_t) sizeof(raw)) {
+        if (!os_random(raw, sizeof(raw))) {
                 /* Only an identifier for correlating records, not a secret. */
                 unsigned long long t = (unsigned long long) time(NULL) ^ ((unsigned long long) getpid() << 32);
                 memcpy(raw, &t, sizeof(t));

@@ -2,8 +2,9 @@
 /*
  * The forked child, between fork and exec.  Order matters:
  *  1. default signal state, a new session (no controlling tty: TIOCSTI into
- *     the user's terminal is impossible), die with the supervisor;
- *  2. no_new_privs (setuid binaries cannot regain what the sandbox removed);
+ *     the user's terminal is impossible), die with the supervisor, and
+ *  2. no_new_privs (setuid binaries cannot regain what the sandbox removed),
+ *     both where the system has them (os_child_confine);
  *  3. only the plan's fds survive;
  *  4. either exec the wrapper, whose last argv runs the inner helper, or,
  *     with no wrapper, apply the in-sandbox modules here and exec the command.
@@ -11,83 +12,17 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <linux/capability.h>
-#include <linux/keyctl.h>
 
 #include "core.h"
+#include "os.h"
 #include "status.h"
 #include "util.h"
 
-static void reset_signals(const sigset_t *oldmask)
-{
-        for (int sig = 1; sig < NSIG; sig++)
-                if (sig != SIGKILL && sig != SIGSTOP)
-                        (void) signal(sig, SIG_DFL); /* EINVAL for the RT signals libc reserves */
-        (void) sigprocmask(SIG_SETMASK, oldmask, NULL); /* cannot fail with a valid set */
-}
-
-/* A fresh, empty session keyring: the one inherited from the supervisor is
- * possessed by the command otherwise, and whatever keys the user's login put
- * there (Kerberos tickets, ecryptfs, tokens) would be readable. */
-static int new_session_keyring(void)
-{
-        if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
-                return errno == ENOSYS ? 0 : -errno; /* no key support: nothing to hide */
-        return 0;
-}
-
 static int become_session(pid_t supervisor)
 {
-        int r;
-
         if (setsid() < 0)
                 return -errno;
-        r = new_session_keyring();
-        if (r < 0)
-                return r;
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
-                return -errno;
-        /* The supervisor may have died before PDEATHSIG was armed. */
-        if (getppid() != supervisor)
-                return -ESRCH;
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-                return -errno;
-        return 0;
-}
-
-static int last_cap(void)
-{
-        FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
-        int n = -1;
-
-        if (f) {
-                if (fscanf(f, "%d", &n) != 1)
-                        n = -1;
-                fclose(f);
-        }
-        return n >= 0 && n < 64 ? n : 63;
-}
-
-/* With no wrapper there is no user namespace to take root's capabilities
- * away: a root command would keep CAP_SYS_PTRACE, CAP_DAC_OVERRIDE & co.
- * (the escape suite read the supervisor's environment that way).  Empty the
- * bounding set, so exec grants nothing back, then every set. */
-static int drop_capabilities(void)
-{
-        struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-        struct __user_cap_data_struct none[2] = { { 0 } };
-        int last = geteuid() == 0 ? last_cap() : -1; /* read once, not per capability */
-
-        for (int c = 0; c <= last; c++)
-                if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
-                        return -errno;
-        if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
-                return -errno;
-        if (syscall(SYS_capset, &h, none) < 0)
-                return -errno;
-        return 0;
+        return os_child_confine(supervisor);
 }
 
 static int keep_fd(int fd, int *keep, size_t *n)
@@ -136,10 +71,12 @@ static _Noreturn void exec_wrapper(struct core_run *run, int status_fd)
                 _exit(STK_EXIT_SETUP);
         }
         if (run->plan.exec_fd >= 0)
-                fexecve(run->plan.exec_fd, argv, run->plan.envp);
-        else
+                r = os_exec_fd(run->plan.exec_fd, argv, run->plan.envp);
+        else {
                 execve(argv[0], argv, run->plan.envp);
-        core_status_send(status_fd, CORE_STATUS_FAIL_SETUP, errno, "executing %s: %s", argv[0], strerror(errno));
+                r = -errno;
+        }
+        core_status_send(status_fd, CORE_STATUS_FAIL_SETUP, -r, "executing %s: %s", argv[0], strerror(-r));
         _exit(STK_EXIT_SETUP);
 }
 
@@ -161,8 +98,7 @@ void core_exec_command(struct core_run *run, int status_fd, char *const *argv, c
                 _exit(r == -EKEYREJECTED ? STK_EXIT_INTEGRITY : STK_EXIT_SETUP);
         }
         core_status_send(status_fd, CORE_STATUS_READY, 0, "exec");
-        execvpe(argv[0], argv, envp ? envp : environ);
-        r = errno;
+        r = -os_execvpe(argv[0], argv, envp ? envp : environ);
         core_status_send(status_fd, CORE_STATUS_FAIL_EXEC, r, "%s: %s", argv[0], strerror(r));
         _exit(r == ENOENT ? 127 : 126);
 }
@@ -173,7 +109,7 @@ void core_child_main(struct core_run *run, int status_fd, const sigset_t *oldmas
         int r;
 
         run->in_child = true;
-        reset_signals(oldmask);
+        os_signals_reset(oldmask);
         r = become_session(supervisor);
         if (r < 0) {
                 core_status_send(status_fd, CORE_STATUS_FAIL_SETUP, -r, "new session / no_new_privs: %s", strerror(-r));
@@ -187,7 +123,7 @@ void core_child_main(struct core_run *run, int status_fd, const sigset_t *oldmas
                 _exit(STK_EXIT_SETUP);
         }
         /* A sandbox at all (full-access asks for none): no capabilities. */
-        if (core_required_covers(&run->settings.pub) && (r = drop_capabilities()) < 0) {
+        if (core_required_covers(&run->settings.pub) && (r = os_drop_capabilities()) < 0) {
                 core_status_send(status_fd, CORE_STATUS_FAIL_SETUP, -r, "dropping capabilities: %s", strerror(-r));
                 _exit(STK_EXIT_SETUP);
         }

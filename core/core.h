@@ -9,6 +9,7 @@
 #include "policy.h"
 
 struct json_object;
+struct core_loop;
 #include "stockade/module.h"
 
 /* stockade's own exit statuses, above every 128+signal value (stockade(1)). */
@@ -93,7 +94,7 @@ struct core_run {
         uint32_t covered;               /* cover bits of the lines that took effect */
         FILE *audit;
         char run_id[33];
-        int epoll_fd;
+        struct core_loop *loop;         /* the supervisor's events (loop.h) */
         struct core_watch *watches;
         size_t n_watches;               /* slots: watches[fd], cb NULL when unwatched */
         struct core_trail trail[64];    /* the last phase's lines */

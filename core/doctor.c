@@ -194,14 +194,7 @@ static struct json_object *build_report(void)
         unsigned counts[3] = { 0 };
         struct json_object *n = json_object_new_object();
 
-        doctor_check_kernel(checks);
-        doctor_check_root(checks);
-        doctor_check_container(checks);
-        doctor_check_landlock(checks);
-        doctor_check_seccomp(checks);
-        doctor_check_userns(checks);
-        doctor_check_proc(checks);
-        doctor_check_bwrap(checks);
+        doctor_check_system(checks);
         profiles = doctor_profiles(checks);
 
         enum doctor_status a = tally(checks, counts), b = tally(profiles, counts);

@@ -39,6 +39,9 @@ int doctor_fork_call(doctor_child_fn fn, void *arg, int timeout_ms, void *buf, s
 int doctor_exec_capture(const char *const *argv, int timeout_ms, char *out, size_t size, int *ret_status);
 
 /* Machine checks, each appends one or more objects to `checks`. */
+/* What this system offers a sandbox, each its own check: the Linux kernel
+ * features and bwrap (doctor_kernel.c), or Seatbelt (doctor_posix.c). */
+void doctor_check_system(struct json_object *checks);
 void doctor_check_kernel(struct json_object *checks);
 void doctor_check_root(struct json_object *checks);
 bool doctor_in_container(const char **ret_why);

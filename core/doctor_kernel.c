@@ -218,3 +218,15 @@ void doctor_check_seccomp(struct json_object *checks)
                            "every command and may refuse syscalls a wrapper needs (see userns)",
                            filters > 0 ? filters : 1, doctor_in_container(&why) ? " (the container's profile?)" : "");
 }
+
+void doctor_check_system(struct json_object *checks)
+{
+        doctor_check_kernel(checks);
+        doctor_check_root(checks);
+        doctor_check_container(checks);
+        doctor_check_landlock(checks);
+        doctor_check_seccomp(checks);
+        doctor_check_userns(checks);
+        doctor_check_proc(checks);
+        doctor_check_bwrap(checks);
+}

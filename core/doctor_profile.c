@@ -10,12 +10,12 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <json-c/json.h>
 
 #include "cli.h"
 #include "core.h"
 #include "doctor_internal.h"
+#include "os.h"
 #include "util.h"
 
 /* What a module needs from this machine: the doctor checks to read when
@@ -29,7 +29,7 @@ static const struct {
         { "net_seccomp", { "seccomp", NULL } },
 };
 
-/* Stderr (core_log, host log, policy diagnostics) goes to a memfd while a
+/* Stderr (core_log, host log, policy diagnostics) goes to a file while a
  * profile loads, so that it lands in the report, and --json stays one
  * object with nothing around it. */
 struct capture {
@@ -41,7 +41,7 @@ static void capture_begin(struct capture *c)
         fflush(stderr);
         /* -v: log live instead, so that nothing (a crash report either) is
          * lost in a buffer if the load goes wrong */
-        c->fd = core_log_level > STK_LOG_WARNING ? -1 : memfd_create("stockade-doctor", MFD_CLOEXEC);
+        c->fd = core_log_level > STK_LOG_WARNING ? -1 : os_anon_fd("doctor");
         c->saved = c->fd >= 0 ? fcntl(2, F_DUPFD_CLOEXEC, 3) : -1;
         if (c->saved < 0 || dup2(c->fd, 2) < 0) {
                 /* no capture: the messages go to stderr, which is still correct */

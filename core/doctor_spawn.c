@@ -90,8 +90,14 @@ int doctor_fork_call(doctor_child_fn fn, void *arg, int timeout_ms, void *buf, s
         size_t got;
         pid_t pid;
 
-        if (pipe2(p, O_CLOEXEC) < 0)
+        if (pipe(p) < 0)
                 return -errno;
+        if (fcntl(p[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(p[1], F_SETFD, FD_CLOEXEC) < 0) {
+                r = -errno;
+                (void) close(p[0]);
+                (void) close(p[1]);
+                return r;
+        }
         fflush(NULL); /* nothing buffered may be written twice */
         pid = fork();
         if (pid < 0) {

@@ -3,7 +3,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <fcntl.h>
-#include <sys/epoll.h>
 #include <json-c/json.h>
 
 #include "cli.h"

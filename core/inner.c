@@ -5,16 +5,18 @@
  * later mounts; a seccomp filter denying mount would break bwrap).  So the
  * wrapper's argv ends in `/proc/self/fd/N __inner CONFIG STATUS -- CMD...`:
  * this binary again, through an fd opened before the wrapper ran (the build
- * tree may sit under a /tmp the sandbox replaces).  It reads the settings and
- * in-sandbox lines from a sealed memfd, loads those modules from fds the
- * supervisor opened and checked, applies them, and execs the command.
+ * tree may sit under a /tmp the sandbox replaces; elsewhere than Linux, by
+ * its path: os_self_exec).  It reads the settings and in-sandbox lines from
+ * a sealed memfd (os_text_fd), loads those modules from fds the supervisor
+ * opened and checked, applies them, and execs the command.
  */
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/mman.h>
+#include <limits.h>
 #include <json-c/json.h>
 
 #include "core.h"
+#include "os.h"
 #include "status.h"
 #include "util.h"
 
@@ -47,12 +49,13 @@ static struct json_object *settings_json(const struct stk_settings *s)
         return o;
 }
 
-static struct json_object *line_json(const struct core_line *l, int fd)
+static struct json_object *line_json(const struct core_line *l, const struct core_module *m)
 {
         struct json_object *o = json_object_new_object(), *args = json_object_new_object();
 
         json_object_object_add(o, "module", json_object_new_string(l->module));
-        json_object_object_add(o, "fd", json_object_new_int(fd));
+        json_object_object_add(o, "fd", json_object_new_int(m->fd));
+        json_object_object_add(o, "path", json_object_new_string(m->path)); /* where dlopen needs a path (os.h) */
         json_object_object_add(o, "control", json_object_new_int(l->control));
         json_object_object_add(o, "file", json_object_new_string(l->origin.file));
         json_object_object_add(o, "line", json_object_new_int((int) l->origin.line));
@@ -64,27 +67,6 @@ static struct json_object *line_json(const struct core_line *l, int fd)
                                        : json_object_new_string(l->args[i].scalar));
         json_object_object_add(o, "args", args);
         return o;
-}
-
-static int write_sealed_memfd(const char *text, int *ret_fd)
-{
-        _cleanup_close_ int fd = memfd_create("stockade-inner", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-        size_t len = strlen(text), off = 0;
-
-        if (fd < 0)
-                return -errno;
-        while (off < len) {
-                ssize_t n = write(fd, text + off, len - off);
-                if (n < 0)
-                        return -errno;
-                off += (size_t) n;
-        }
-        /* Sealed: nothing between here and the inner helper can change it. */
-        if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) < 0 ||
-            lseek(fd, 0, SEEK_SET) < 0)
-                return -errno;
-        *ret_fd = TAKE_FD(fd);
-        return 0;
 }
 
 static int build_config(struct core_run *run, int *extra, size_t *n_extra, size_t max, int *ret_fd)
@@ -109,31 +91,31 @@ static int build_config(struct core_run *run, int *extra, size_t *n_extra, size_
                         return -E2BIG;
                 }
                 extra[(*n_extra)++] = run->ctxs[i].mod->fd;
-                json_object_array_add(lines, line_json(l, run->ctxs[i].mod->fd));
+                json_object_array_add(lines, line_json(l, run->ctxs[i].mod));
         }
         json_object_object_add(cfg, "lines", lines);
-        r = write_sealed_memfd(json_object_to_json_string_ext(cfg, JSON_C_TO_STRING_PLAIN), ret_fd);
+        r = os_text_fd("inner", json_object_to_json_string_ext(cfg, JSON_C_TO_STRING_PLAIN), ret_fd);
         json_object_put(cfg);
         return r;
 }
 
 int core_inner_argv(struct core_run *run, int status_fd, char ***ret, int *extra, size_t *n_extra, size_t max)
 {
-        char self[32], cfg[16], st[16];
-        int self_fd, cfg_fd = -1, r;
+        char self[PATH_MAX], cfg[16], st[16];
+        int self_fd = -1, cfg_fd = -1, r;
 
-        self_fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-        if (self_fd < 0)
-                return -errno;
+        r = os_self_exec(&self_fd, self, sizeof(self));
+        if (r < 0)
+                return r;
         r = build_config(run, extra, n_extra, max - 3, &cfg_fd);
         if (r < 0) {
-                close(self_fd);
+                closep(&self_fd);
                 return r;
         }
-        extra[(*n_extra)++] = self_fd;
+        if (self_fd >= 0)
+                extra[(*n_extra)++] = self_fd;
         extra[(*n_extra)++] = cfg_fd;
         extra[(*n_extra)++] = status_fd;
-        snprintf(self, sizeof(self), "/proc/self/fd/%d", self_fd);
         snprintf(cfg, sizeof(cfg), "%d", cfg_fd);
         snprintf(st, sizeof(st), "%d", status_fd);
         *ret = strv_copy((const char *const[]) { self, "__inner", cfg, st, "--", NULL });

@@ -114,8 +114,12 @@ static int run_from_config(struct json_object *cfg, struct core_policy *p, struc
                 r = line_from_json(o, &p->lines[p->n_lines++]);
                 if (r < 0)
                         break;
-                *m = (struct core_module) { .fd = get_int(o, "fd"), .name = strdup(p->lines[i].module) };
-                r = m->name ? core_module_load_fd(m->name, m->fd, m) : -ENOMEM;
+                *m = (struct core_module) {
+                        .fd = get_int(o, "fd"),
+                        .name = strdup(p->lines[i].module),
+                        .path = strdup(json_object_get_string(json_object_object_get(o, "path"))),
+                };
+                r = m->name && m->path ? core_module_load_fd(m->name, m->fd, m) : -ENOMEM;
                 run->n_modules++;
                 if (r >= 0)
                         r = core_ctx_setup(run, i, m);
@@ -139,7 +143,7 @@ static int keep_only_pass_fds(struct json_object *cfg, int status_fd)
 int core_inner_main(int argc, char **argv)
 {
         struct core_policy p = { 0 };
-        struct core_run run = { .policy = &p, .epoll_fd = -1, .in_child = true, .plan.exec_fd = -1 };
+        struct core_run run = { .policy = &p, .in_child = true, .plan.exec_fd = -1 };
         struct json_object *cfg = NULL;
         int cfg_fd, status_fd, r;
 

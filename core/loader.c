@@ -3,7 +3,8 @@
  * Module loading is part of the trust boundary (DESIGN.md "Module ABI"):
  * bare names only, trusted directories only, files and directories writable
  * by nobody but their owner (root or us), dlopen of the very file that was
- * checked (through /proc/self/fd, no path race), then magic, ABI and name.
+ * checked (os_dlopen_fd: through /proc/self/fd on Linux, no path race),
+ * then magic, ABI and name.
  */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -13,7 +14,12 @@
 #include <sys/stat.h>
 
 #include "core.h"
+#include "os.h"
 #include "util.h"
+
+#ifndef O_PATH
+#define O_PATH 0 /* not Linux: the directory is opened for reading, which a trusted one allows */
+#endif
 
 /* The smallest descriptor the core accepts: everything ABI 1.0 defined. */
 #define MODULE_MIN_SIZE (offsetof(struct stk_module, approve) + sizeof(void *))
@@ -33,11 +39,9 @@ static bool name_is_bare(const char *name)
 bool core_running_from_build_tree(void)
 {
         char self[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-        if (n < 0)
+        if (os_self_path(self, sizeof(self)) < 0)
                 return false;
-        self[n] = '\0';
         /* Only the binary this build tree made trusts the build tree's modules. */
         return streq(self, STK_BUILD_DIR "/stockade") ||
                strncmp(self, STK_BUILD_DIR "/t/", strlen(STK_BUILD_DIR "/t/")) == 0;
@@ -131,15 +135,15 @@ static int check_descriptor(const struct stk_module *d, const char *name, const 
 
 int core_module_load_fd(const char *name, int fd, struct core_module *ret)
 {
-        char proc[64];
         void *dl;
         const struct stk_module *desc;
         int r;
 
-        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-        dl = dlopen(proc, RTLD_NOW | RTLD_LOCAL);
+        dl = os_dlopen_fd(fd, ret->path);
         if (!dl) {
-                core_log(STK_LOG_ERROR, "cannot load module %s: %s", ret->path ? ret->path : name, dlerror());
+                const char *why = dlerror();
+                core_log(STK_LOG_ERROR, "cannot load module %s: %s", ret->path ? ret->path : name,
+                         why ? why : strerror(errno));
                 return -ENOEXEC;
         }
         desc = dlsym(dl, "stockade_module");

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "os.h"
 #include "core.h"
 #include "util.h"
 
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
                 return argc < 2 ? STK_EXIT_USAGE : 0;
         }
         if (streq(argv[1], "--version")) {
-                printf("stockade %s (module ABI %d.%d)\n", STK_VERSION, STK_ABI_MAJOR, STK_ABI_MINOR);
+                printf("stockade %s (module ABI %d.%d, %s build)\n", STK_VERSION, STK_ABI_MAJOR, STK_ABI_MINOR, os_backend);
                 return 0;
         }
         if (streq(argv[1], "run"))

@@ -3,9 +3,9 @@
  * with its arguments typed against the module's spec, the settings view. */
 #include <inttypes.h>
 #include <stdio.h>
-#include <sys/epoll.h>
 
 #include "core.h"
+#include "loop.h"
 #include "util.h"
 
 static int find_or_load(struct core_run *run, const struct core_line *l, struct core_module **ret)
@@ -157,7 +157,6 @@ int core_run_new(struct core_policy *policy, bool trust_build_tree, struct core_
                 return -ENOMEM;
         run->policy = policy;
         run->trust_build_tree = trust_build_tree;
-        run->epoll_fd = -1;
         run->plan.exec_fd = -1;
         run->ctxs = calloc(policy->n_lines + 1, sizeof(*run->ctxs));
         run->modules = calloc(policy->n_lines + 1, sizeof(*run->modules));
@@ -221,7 +220,8 @@ struct core_run *core_run_free(struct core_run *run)
         core_settings_done(&run->settings);
         core_plan_done(&run->plan);
         core_audit_close(run);
-        closep(&run->epoll_fd);
+        loop_free(run->loop);
+        run->loop = NULL;
         free(run->watches);
         free(run);
         return NULL;

@@ -1,12 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "os.h"
 #include "status.h"
+
+/* Not Linux: no MSG_NOSIGNAL (the child's SIGPIPE, default, then ends a
+ * child whose supervisor is gone, as PDEATHSIG would), no
+ * MSG_CMSG_CLOEXEC (set after the fact: the supervisor does not fork
+ * meanwhile), no credentials. */
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL 0
+#endif
+#if OS_LINUX
+#define RECV_FLAGS (MSG_DONTWAIT | MSG_CMSG_CLOEXEC)
+#else
+#define RECV_FLAGS MSG_DONTWAIT
+#endif
 
 void core_status_send(int fd, enum core_status_kind kind, int err, const char *fmt, ...)
 {
@@ -47,7 +62,7 @@ int core_status_send_fd(int fd, int passed, const char *module)
 int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *ret_fd)
 {
         union {
-                char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int))];
+                char buf[CMSG_SPACE(64) + CMSG_SPACE(sizeof(int))]; /* credentials, if any, and one fd */
                 struct cmsghdr align;
         } ctl;
         struct iovec iov = { ret, sizeof(*ret) };
@@ -57,19 +72,32 @@ int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *r
         memset(ret, 0, sizeof(*ret));
         *ret_pid = 0;
         *ret_fd = -1;
-        n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+        n = recvmsg(fd, &mh, RECV_FLAGS);
         if (n < 0)
                 return errno == EAGAIN ? 0 : -errno;
         if (n == 0)
                 return -ESHUTDOWN; /* every sender is gone: exec'd or exited */
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
+                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) {
+                        memcpy(ret_fd, CMSG_DATA(c), sizeof(int));
+                        if (RECV_FLAGS == MSG_DONTWAIT)
+                                (void) fcntl(*ret_fd, F_SETFD, FD_CLOEXEC); /* a valid fd: cannot fail */
+                }
+#ifdef SCM_CREDENTIALS
+                else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
                         struct ucred uc;
                         memcpy(&uc, CMSG_DATA(c), sizeof(uc));
                         *ret_pid = uc.pid;
-                } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-                           c->cmsg_len == CMSG_LEN(sizeof(int)))
-                        memcpy(ret_fd, CMSG_DATA(c), sizeof(int));
+                }
+#endif
+        /* A stream (os_status_socketpair, not Linux) may hand a message over
+         * in two pieces; its sender wrote it whole, so the rest is there. */
+        while (!OS_LINUX && n > 0 && (size_t) n < sizeof(*ret)) {
+                ssize_t k = recv(fd, (char *) ret + n, sizeof(*ret) - (size_t) n, MSG_WAITALL);
+                if (k <= 0)
+                        break;
+                n += k;
+        }
         /* Control data first: a passed fd must not leak with a bad message. */
         if (*ret_fd >= 0 && ((size_t) n != sizeof(*ret) || ret->kind != CORE_STATUS_FD)) {
                 (void) close(*ret_fd); /* nobody asked for it */

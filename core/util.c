@@ -3,10 +3,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
-#include <sys/syscall.h>
 
 #include <sys/stat.h>
 
+#include "os.h"
 #include "util.h"
 
 size_t strv_length(char *const *v)
@@ -254,19 +254,5 @@ int close_fds_except(int from, const int *keep, size_t n_keep)
                 return -E2BIG;
         memcpy(sorted, keep, n_keep * sizeof(int));
         qsort(sorted, n_keep, sizeof(int), cmp_int);
-        /* close_range(2) closes the gaps between the kept fds in O(1) calls. */
-        for (size_t i = 0; i <= n_keep; i++) {
-                unsigned lo = (unsigned) from, hi = i < n_keep ? (unsigned) sorted[i] - 1 : ~0u;
-                if (i > 0)
-                        lo = (unsigned) sorted[i - 1] + 1;
-                if (i < n_keep && sorted[i] < from)
-                        continue;
-                if (lo < (unsigned) from)
-                        lo = (unsigned) from;
-                if (lo > hi)
-                        continue;
-                if (syscall(SYS_close_range, lo, hi, 0) < 0)
-                        return -errno;
-        }
-        return 0;
+        return os_close_fds_except(from, sorted, n_keep);
 }

@@ -79,7 +79,7 @@ static void record(struct walk *k, char *command, enum stk_verdict v, const char
         va_end(ap);
         if (r->n == r->cap) {
                 size_t cap = r->cap ? r->cap * 2 : 8;
-                struct pr_entry *ne = reallocarray(r->entries, cap, sizeof(*ne));
+                struct pr_entry *ne = stk_reallocarray(r->entries, cap, sizeof(*ne));
                 if (ne) {
                         r->entries = ne;
                         r->cap = cap;

@@ -50,7 +50,7 @@ int pr_cmdlist_push(struct pr_cmdlist *l, struct pr_cmd *c)
         }
         if (l->n == l->cap) {
                 size_t cap = l->cap ? l->cap * 2 : 8;
-                struct pr_cmd *nc = reallocarray(l->cmds, cap, sizeof(*nc));
+                struct pr_cmd *nc = stk_reallocarray(l->cmds, cap, sizeof(*nc));
                 if (!nc) {
                         pr_cmd_done(c);
                         return -ENOMEM;
@@ -206,7 +206,7 @@ static void *grow(void *array, size_t n, size_t *cap, size_t size)
 
         if (n < *cap)
                 return array;
-        na = reallocarray(array, ncap, size);
+        na = stk_reallocarray(array, ncap, size);
         if (na)
                 *cap = ncap;
         return na;

@@ -110,7 +110,7 @@ static int push_glob(struct pr_pattern *p, struct pr_buf *b, bool quoted, bool *
                 free(g);
                 return -EINVAL;
         }
-        ng = reallocarray(p->globs, p->n + 1, sizeof(*ng));
+        ng = stk_reallocarray(p->globs, p->n + 1, sizeof(*ng));
         if (!ng) {
                 free(g);
                 return -ENOMEM;

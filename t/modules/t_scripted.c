@@ -10,6 +10,7 @@
  *   covers:  cover names this line claims (write, hide, ...)
  *   probe_fail / init_fail: make probe / init fail
  *   setenv:  NAME=VALUE added to the plan (pre-exec)
+ *   wrap:    an argv prefix for the plan (pre-exec): a stand-in wrapper
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +30,7 @@ static const struct stk_arg_spec args[] = {
         { "probe_fail", STK_ARG_BOOL, 0, "probe fails" },
         { "init_fail", STK_ARG_BOOL, 0, "init fails" },
         { "setenv", STK_ARG_STRING, 0, "NAME=VALUE for the plan" },
+        { "wrap", STK_ARG_LIST, 0, "argv prefix for the plan" },
         { NULL, 0, 0, NULL },
 };
 
@@ -127,6 +129,9 @@ static int scripted_pre_exec(struct stk_ctx *ctx)
                 snprintf(name, sizeof(name), "%.*s", (int) (strchr(e, '=') - e), e);
                 r = host->plan_setenv(ctx, name, strchr(e, '=') + 1);
         }
+        const char *const *wrap = host->arg_list(ctx, "wrap");
+        if (r >= 0 && wrap && wrap[0])
+                r = host->plan_wrap(ctx, wrap);
         return r;
 }
 

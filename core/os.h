@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The operating-system seam: every call the core makes that POSIX does not
+ * define is behind one of these, so the rest of core/ is the same on every
+ * system.  os_linux.c implements them on Linux; os_posix.c everywhere else
+ * (macOS), and also on Linux in a `make PORTABLE=1` build, which is how the
+ * portable code is compiled and tested on machines that are not Macs
+ * (t/portable.sh, run by `make check`).
+ *
+ * Each function says what it guarantees on Linux and what the portable
+ * version can only approximate; where the portable one cannot give a
+ * guarantee the sandbox relies on, it fails (fail closed) rather than
+ * pretending.
+ */
+#pragma once
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* 1 where os_linux.c is built: for the few places whose code, not only
+ * the call, differs (the status channel's message framing). */
+#if defined(__linux__) && !defined(STK_PORTABLE)
+#define OS_LINUX 1
+#else
+#define OS_LINUX 0
+#endif
+
+/* "linux" or "posix": which implementation this binary was built with
+ * (`stockade --version -v`, doctor, and the tests). */
+extern const char os_backend[];
+
+/* ---- the child, between fork and exec (core/child.c) -------------------- */
+
+/* After setsid(): whatever keeps the command from reaching back out of the
+ * session it was given.  Linux: a fresh session keyring, SIGKILL when the
+ * supervisor dies (then a check that it has not died already), and
+ * no_new_privs.  Portable: nothing of these exists; the wrapper's own
+ * confinement (Seatbelt) is inherited across exec, setuid binaries
+ * included, which is what no_new_privs protects on Linux. */
+int os_child_confine(pid_t supervisor);
+
+/* Linux: empty the bounding, ambient, effective, permitted and inheritable
+ * capability sets (root keeps none).  Portable: there are no capabilities
+ * to drop; a command run as root stays root, so this refuses (-EPERM)
+ * when the effective uid is 0 rather than hand it a root shell. */
+int os_drop_capabilities(void);
+
+/* execve of an open file (fexecve), for a wrapper pinned by digest.
+ * Returns only on failure, -errno; -ENOSYS where it does not exist. */
+int os_exec_fd(int fd, char *const argv[], char *const envp[]);
+
+/* execvp with an environment (PATH searched in envp's caller's PATH, as
+ * execvpe does).  Returns only on failure, -errno. */
+int os_execvpe(const char *file, char *const argv[], char *const envp[]);
+
+/* Close every fd >= from but the sorted keep[] (n of them). */
+int os_close_fds_except(int from, const int *sorted_keep, size_t n);
+
+/* ---- the supervisor (core/supervisor.c) --------------------------------- */
+
+/* Make orphans of the command our children, and our memory and environment
+ * unreadable to the command (it runs as our user).  Linux:
+ * PR_SET_CHILD_SUBREAPER and PR_SET_DUMPABLE 0.  Portable: neither exists;
+ * what the command leaves behind is found by its process group instead
+ * (os_list_children), and a process that left the group (setsid) escapes
+ * that sweep: DESIGN.md and stockade(1) say so. */
+int os_supervisor_setup(void);
+
+/* Who is left to kill when the command has ended: up to max pids.  Linux:
+ * our children (every orphan is one, we are a subreaper).  Portable: the
+ * children we still have, plus -pgid entries for the command's process
+ * group (`group`), which the caller passes to kill() as they are. */
+size_t os_list_leftovers(pid_t group, pid_t *pids, size_t max);
+
+/* The forwarded signals (and SIGCHLD) as readable events: an fd that polls
+ * readable while signals are pending, and os_signal_next() to take one (0
+ * when none is left).  SIGPIPE is ignored.  *ret_old receives the mask to
+ * restore in the child.  Linux: signalfd with the signals blocked.
+ * Portable: the self-pipe trick, handlers that write the number to a
+ * non-blocking pipe. */
+int os_signals_open(const int *sigs, size_t n, sigset_t *ret_old, int *ret_fd);
+int os_signal_next(int fd);
+/* The supervisor is done with them: fd closed, handlers back to default. */
+void os_signals_close(int fd);
+/* In the child right after fork: the signal state a command expects. */
+void os_signals_reset(const sigset_t *old);
+
+/* The status channel's socketpair.  Linux: SOCK_SEQPACKET with SO_PASSCRED
+ * on the supervisor's end, so READY carries the command's pid as our pid
+ * namespace sees it.  Portable: SOCK_STREAM (macOS has no AF_UNIX
+ * SOCK_SEQPACKET) of fixed-size messages, no credentials: with no pid
+ * namespace the command is the child itself. */
+int os_status_socketpair(int sp[2]);
+
+/* ---- everything else ----------------------------------------------------- */
+
+/* n random bytes; false if the system would not give them. */
+bool os_random(void *buf, size_t n);
+
+/* The path of this very binary (for the build-tree check and for exec'ing
+ * the inner helper).  0 or -errno. */
+int os_self_path(char *buf, size_t size);
+
+/* How the wrapper runs our inner helper: *ret_fd an fd to keep open across
+ * exec (-1 if none) and path what to put in argv[0].  Linux: an fd of
+ * /proc/self/exe and "/proc/self/fd/N" (the binary that is running, even if
+ * the file was replaced since).  Portable: no fd, our own path. */
+int os_self_exec(int *ret_fd, char *path, size_t size);
+
+/* An fd holding text, readable from offset 0, that nothing can change
+ * afterwards.  Linux: a sealed memfd.  Portable: an unlinked temporary file
+ * (in TMPDIR, mode 0600), opened read-only again.  0 or -errno. */
+int os_text_fd(const char *name, const char *text, int *ret_fd);
+
+/* An anonymous read-write file (doctor's stderr capture).  -errno. */
+int os_anon_fd(const char *name);
+
+/* dlopen of the module file open at fd, which the loader checked.  Linux:
+ * through /proc/self/fd, so the very file checked is the file mapped.
+ * Portable: by its path, then the mapped file's identity is compared with
+ * the checked fd's (a swap in a directory only its owner can write is the
+ * remaining, owner-only window). */
+void *os_dlopen_fd(int fd, const char *path);
