@@ -25,9 +25,24 @@ static const int caught[] = { SIGINT, SIGQUIT, SIGTSTP, SIGTERM, SIGHUP };
 
 static volatile sig_atomic_t caught_signal;
 
+/* Where ppoll(2) is missing (macOS; and a `make PORTABLE=1` build), the
+ * handler also writes to a pipe the wait polls, so that a signal between
+ * two waits still ends the next one at once. */
+#if defined(__linux__) && !defined(STK_PORTABLE)
+#define HAVE_PPOLL 1
+#else
+#define HAVE_PPOLL 0
+#endif
+static volatile sig_atomic_t signal_wfd = -1;
+
 static void on_signal(int sig)
 {
+        int saved = errno, fd = signal_wfd;
+
         caught_signal = sig;
+        if (fd >= 0)
+                (void) !write(fd, "", 1); /* full: one byte already says it */
+        errno = saved;
 }
 
 struct tty_session {
@@ -39,6 +54,7 @@ struct tty_session {
         sigset_t oldmask;       /* the mask before the session */
         bool mask_set;
         sigset_t waitmask;      /* the mask while waiting: ours unblocked */
+        int sigpipe[2];         /* !HAVE_PPOLL: the handler's pipe */
 };
 
 enum atty_answer atty_parse_answer(const char *line)
@@ -88,7 +104,18 @@ static int catch_signals(struct tty_session *t)
         for (size_t i = 0; i < N_CAUGHT; i++)
                 if (sigaddset(&ours, caught[i]) < 0)
                         return -errno;
-        if (sigprocmask(SIG_BLOCK, &ours, &t->oldmask) < 0)
+        if (!HAVE_PPOLL) {
+                if (pipe(t->sigpipe) < 0)
+                        return -errno;
+                for (int i = 0; i < 2; i++)
+                        if (fcntl(t->sigpipe[i], F_SETFD, FD_CLOEXEC) < 0 ||
+                            fcntl(t->sigpipe[i], F_SETFL, O_NONBLOCK) < 0)
+                                return -errno;
+                signal_wfd = t->sigpipe[1];
+        }
+        /* Without ppoll the signals stay unblocked for the session: the
+         * pipe, not the mask, keeps one from being missed. */
+        if (sigprocmask(HAVE_PPOLL ? SIG_BLOCK : SIG_UNBLOCK, &ours, &t->oldmask) < 0)
                 return -errno;
         t->mask_set = true;
         t->waitmask = t->oldmask;
@@ -147,7 +174,11 @@ static void session_end(struct tty_session *t)
                 (void) sigprocmask(SIG_SETMASK, &t->oldmask, NULL); /* a valid set: cannot fail */
         if (t->fd >= 0)
                 (void) close(t->fd); /* written data went out with the drain */
-        *t = (struct tty_session) { .fd = -1 };
+        signal_wfd = -1; /* before the close: a handler never writes to a reused number */
+        for (int i = 0; i < 2; i++)
+                if (t->sigpipe[i] >= 0)
+                        (void) close(t->sigpipe[i]);
+        *t = (struct tty_session) { .fd = -1, .sigpipe = { -1, -1 } };
         /* Now that the terminal is as it was: the signal takes its course
          * (ends stockade, or, blocked, reaches the supervisor's signalfd). */
         if (sig)
@@ -158,7 +189,7 @@ static int session_begin(struct tty_session *t, const char *path)
 {
         int r;
 
-        *t = (struct tty_session) { .fd = -1 };
+        *t = (struct tty_session) { .fd = -1, .sigpipe = { -1, -1 } };
         t->fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
         if (t->fd < 0)
                 return -errno;
@@ -189,12 +220,22 @@ static int wait_for(struct tty_session *t, short events, const struct timespec *
         for (;;) {
                 long ms = ms_left(deadline);
                 struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-                struct pollfd p = { .fd = t->fd, .events = events };
                 int k;
 
                 if (ms <= 0)
                         return -ETIMEDOUT;
+#if HAVE_PPOLL
+                struct pollfd p = { .fd = t->fd, .events = events };
                 k = ppoll(&p, 1, &ts, &t->waitmask);
+#else
+                struct pollfd ps[2] = { { .fd = t->fd, .events = events }, { .fd = t->sigpipe[0], .events = POLLIN } },
+                              p;
+                (void) ts;
+                k = poll(ps, 2, (int) (ms > 1000000 ? 1000000 : ms));
+                p = ps[0];
+                if (k > 0 && !p.revents)
+                        k = 0; /* only the pipe: caught_signal says the rest */
+#endif
                 if (k < 0 && errno == EINTR && !caught_signal)
                         continue;
                 if (k < 0)

@@ -20,8 +20,16 @@ export XDG_CONFIG_HOME=$T_TMP/xdg
 
 check_output "it is the portable build" 'posix build\)$' "$PS" --version
 
-# core.sh against it; its lines are ours, renamed.
-STK_BUILD=$PB STK=$PS sh "$(dirname "$0")/core.sh" 2>&1 | sed -n 's/^\(ok\|not ok\|skip\) - core: /\1 - portable: core: /p'
+# core.sh and approval_tty's tests against it; their lines are ours, renamed.
+here=$(cd "$(dirname "$0")/../.." && pwd)
+# As root the portable build refuses every run that enforces something
+# (below), which is every run of approval_tty.sh: that one runs unprivileged.
+tests=t/integration/core.sh
+if [ "$(id -u)" != 0 ]; then tests="$tests modules/approval_tty/t/approval_tty.sh"
+else skip "approval_tty against the portable build" "root: the portable build refuses sandboxed runs as root; run make check as a user"; fi
+for t in $tests; do
+        STK_BUILD=$PB STK=$PS sh "$here/$t" 2>&1 | sed -n 's/^\(ok\|not ok\|skip\) - /\1 - portable: /p'
+done
 
 policy() {  # policy FILE [STACK-LINE...]
         f=$1; shift
