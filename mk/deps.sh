@@ -1,6 +1,14 @@
 #!/bin/sh
 # Check the Debian build and run dependencies; install the missing ones with
 # apt-get when root, else print the exact command and fail.
+# macOS: Homebrew's names for what the build needs (the rest is the
+# system's: sandbox-exec, libdl in libSystem, curl).
+if [ "$(uname -s)" = Darwin ]; then
+        pkg-config --exists yaml-0.1 json-c 2>/dev/null && exit 0
+        echo "deps: missing libyaml, json-c or pkg-config; install them with:" >&2
+        echo "  brew install pkg-config libyaml json-c" >&2
+        exit 1
+fi
 missing=
 for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -159,3 +159,15 @@ STK_EXIT_POLICY=241
 STK_EXIT_SETUP=242
 STK_EXIT_INTEGRITY=243
 STK_EXIT_USAGE=244
+
+# The OS seam this stockade was built with (core/os.h): linux, or posix
+# (macOS, and `make PORTABLE=1` on Linux).
+t_backend() { "$STK" --version 2>/dev/null | sed -n 's/.*, \([a-z]*\) build)$/\1/p'; }
+
+# linux_only: a script about the Linux sandboxes skips itself elsewhere.
+linux_only() {
+        b=$(t_backend)
+        [ "$b" = linux ] && return 0
+        skip "$T_NAME" "it tests the Linux sandboxes (bwrap, Landlock, seccomp); this is a ${b:-unknown} build"
+        exit 0
+}

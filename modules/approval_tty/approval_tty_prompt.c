@@ -113,16 +113,22 @@ static int catch_signals(struct tty_session *t)
                                 return -errno;
                 signal_wfd = t->sigpipe[1];
         }
-        /* Without ppoll the signals stay unblocked for the session: the
-         * pipe, not the mask, keeps one from being missed. */
-        if (sigprocmask(HAVE_PPOLL ? SIG_BLOCK : SIG_UNBLOCK, &ours, &t->oldmask) < 0)
+        if (HAVE_PPOLL && sigprocmask(SIG_BLOCK, &ours, &t->oldmask) < 0)
                 return -errno;
-        t->mask_set = true;
+        t->mask_set = HAVE_PPOLL;
         t->waitmask = t->oldmask;
         for (size_t i = 0; i < N_CAUGHT; i++) {
                 if (sigdelset(&t->waitmask, caught[i]) < 0 || sigaction(caught[i], &sa, &t->old[i]) < 0)
                         return -errno;
                 t->n_handlers = i + 1;
+        }
+        /* Without ppoll the signals are unblocked for the session, once the
+         * handlers are there (one already pending is caught right now): the
+         * pipe, not the mask, keeps one from being missed. */
+        if (!HAVE_PPOLL) {
+                if (sigprocmask(SIG_UNBLOCK, &ours, &t->oldmask) < 0)
+                        return -errno;
+                t->mask_set = true;
         }
         return 0;
 }

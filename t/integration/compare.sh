@@ -9,6 +9,7 @@
 # escape.sh judges the probes themselves; this checks what compare makes of
 # them.
 . "$(dirname "$0")/../lib.sh"
+linux_only
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
 [ -x "$STK" ] || { skip "compare" "no $STK"; exit 0; }

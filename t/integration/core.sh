@@ -125,7 +125,7 @@ exec 7>&-
 # The portable build (os.h) has neither no_new_privs nor a subreaper:
 # t/integration/portable.sh runs this file against it and says what it
 # covers instead.
-BACKEND=$("$STK" --version | sed -n 's/.*, \([a-z]*\) build)$/\1/p')
+BACKEND=$(t_backend)
 if [ "$BACKEND" = linux ]; then
 check_output "no_new_privs is set" 'NoNewPrivs:[[:space:]]+1' run -- cat /proc/self/status
 else skip "no_new_privs is set" "$BACKEND build: no such flag"; fi

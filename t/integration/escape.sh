@@ -5,6 +5,7 @@
 # control must be contained, and so under the "landlock" profile (no
 # namespaces: Landlock, and net_seccomp's connect and chmod/chown checks).
 . "$(dirname "$0")/../lib.sh"
+linux_only
 
 RUN=$(cd "$(dirname "$0")/../escape" && pwd)/run
 PROBES=$STK_BUILD/t/escape

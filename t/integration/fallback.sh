@@ -5,6 +5,7 @@
 # sufficient fs_bwrap line must fall through to fs_landlock + net_seccomp,
 # and the same containment must hold.
 . "$(dirname "$0")/../lib.sh"
+linux_only
 
 [ -x "$STK" ] || { skip "fallback" "no $STK"; exit 0; }
 blocked() { unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"' blocked "$@"; }

@@ -22,12 +22,9 @@ check_output "it is the portable build" 'posix build\)$' "$PS" --version
 
 # core.sh and approval_tty's tests against it; their lines are ours, renamed.
 here=$(cd "$(dirname "$0")/../.." && pwd)
-# As root the portable build refuses every run that enforces something
-# (below), which is every run of approval_tty.sh: that one runs unprivileged.
-tests=t/integration/core.sh
-if [ "$(id -u)" != 0 ]; then tests="$tests modules/approval_tty/t/approval_tty.sh"
-else skip "approval_tty against the portable build" "root: the portable build refuses sandboxed runs as root; run make check as a user"; fi
-for t in $tests; do
+# (As root the portable build refuses every run that enforces something,
+# below, which is every run of approval_tty.sh: that one skips itself then.)
+for t in t/integration/core.sh modules/approval_tty/t/approval_tty.sh; do
         STK_BUILD=$PB STK=$PS sh "$here/$t" 2>&1 | sed -n 's/^\(ok\|not ok\|skip\) - /\1 - portable: /p'
 done
 
@@ -77,6 +74,22 @@ if [ "$(id -u)" = 0 ]; then
 else
         check_status "not root: the same stack runs" 0 "$PS" run --policy "$P" -- true
 fi
+
+# The profiles a Mac gets: default's settings, fs_seatbelt's stack.
+check_output "the built-in default profile is enforced by fs_seatbelt" '"module": *"fs_seatbelt"' "$PS" explain --json
+settings_of() {  # settings_of STOCKADE PROFILE: explain's settings, with their origins
+        (cd "$T_TMP" && "$1" explain --profile "$2" 2>/dev/null) | sed -n '/^settings:/,/^enforcement:/p'
+}
+for p in default read-only; do
+        settings_of "$STK" $p > "$T_TMP/linux.settings"; settings_of "$PS" $p > "$T_TMP/posix.settings"
+        if [ -s "$T_TMP/linux.settings" ] && cmp -s "$T_TMP/linux.settings" "$T_TMP/posix.settings"; then
+                ok "  $p: the same settings, from the same lines, as the Linux build's"
+        else not_ok "  $p: the same settings, from the same lines, as the Linux build's" \
+                "$(diff "$T_TMP/linux.settings" "$T_TMP/posix.settings" | head -5 | tr '\n' ' ')"; fi
+done
+rm -f "$T_TMP/ran"
+check_output "on Linux its run refuses, saying why" 'exists only on macOS' "$PS" run -- touch "$T_TMP/ran"
+if [ ! -e "$T_TMP/ran" ]; then ok "  and the command did not run (default)"; else not_ok "  and the command did not run (default)"; fi
 
 check_output "doctor reports the system and Seatbelt" '"name": *"seatbelt"' "$PS" doctor --json
 check_output "compare says it needs the Linux stacks" 'posix build does not have' "$PS" compare

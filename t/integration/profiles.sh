@@ -3,6 +3,7 @@
 # default, workspace-write, read-only, ci and full-access profiles let a
 # command do, checked from outside the sandbox where it matters.
 . "$(dirname "$0")/../lib.sh"
+linux_only
 
 [ -x "$STK" ] || { skip "profiles" "no $STK"; exit 0; }
 t_make_home

@@ -34,11 +34,12 @@ else
         not_ok "B= on the command line is honoured" "no $T_TMP/build/stockade"
 fi
 
-for f in bin/stockade lib/stockade/fs_bwrap.so etc/stockade/default.yaml etc/stockade/full-access.yaml \
+# Every module this build has (a portable build has fewer), with its page.
+built_modules=$(cd "$STK_BUILD/modules" && ls)
+for f in bin/stockade etc/stockade/default.yaml etc/stockade/full-access.yaml \
          include/stockade/module.h lib/pkgconfig/stockade-module.pc share/man/man1/stockade.1 \
          share/man/man5/stockade.yaml.5 share/man/man3/stockade-module.3 \
-         lib/stockade/approval_exec.so lib/stockade/approval_webhook.so \
-         share/man/man8/stockade-approval_exec.8 share/man/man8/stockade-approval_webhook.8; do
+         $(for m in $built_modules; do echo lib/stockade/$m share/man/man8/stockade-${m%.*}.8; done); do
         if [ -e "$P/$f" ]; then ok "installed $f"; else not_ok "installed $f" "missing"; fi
 done
 S=$P/bin/stockade
@@ -211,7 +212,7 @@ else
         not_ok "make install DESTDIR=... PREFIX=/usr" "$(tail -c 400 "$T_TMP/install-d.log" | tr '\n' ' ')"
         exit 0
 fi
-for f in usr/bin/stockade usr/lib/stockade/fs_bwrap.so etc/stockade/default.yaml \
+for f in usr/bin/stockade $(for m in $built_modules; do echo usr/lib/stockade/$m; done) etc/stockade/default.yaml \
          usr/include/stockade/module.h usr/lib/pkgconfig/stockade-module.pc usr/share/man/man1/stockade.1 \
          usr/share/man/man3/stockade-module.3 usr/share/man/man5/stockade.yaml.5; do
         if [ -e "$D/$f" ]; then ok "DESTDIR: installed $f"; else not_ok "DESTDIR: installed $f" "missing"; fi

@@ -12,6 +12,10 @@ H="$STK_BUILD/t/helpers/pty-helper"
 [ -f "$STK_BUILD/modules/approval_tty.so" ] || { skip "approval_tty" "module not built"; exit 0; }
 [ -x "$H" ] || { skip "approval_tty" "no $H"; exit 0; }
 [ -f "$STK_BUILD/t/modules/t_scripted.so" ] || { skip "approval_tty" "no t_scripted test module"; exit 0; }
+if [ "$(t_backend)" != linux ] && [ "$(id -u)" = 0 ]; then
+        skip "approval_tty" "root: the $(t_backend) build refuses sandboxed runs as root (core/os.h); run the tests as a user"
+        exit 0
+fi
 
 export XDG_CONFIG_HOME="$T_TMP/xdg"      # no user layer from the real home
 export XDG_STATE_HOME="$T_TMP/xdgstate"  # nor its remembered answers
