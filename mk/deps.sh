@@ -6,7 +6,7 @@
 if [ "$(uname -s)" = Darwin ]; then
         pkg-config --exists yaml-0.1 json-c 2>/dev/null && exit 0
         echo "deps: missing libyaml, json-c or pkg-config; install them with:" >&2
-        echo "  brew install pkg-config libyaml json-c" >&2
+        echo "  brew install pkg-config libyaml json-c cunit   # cunit: for make check" >&2
         exit 1
 fi
 missing=
