@@ -118,6 +118,8 @@ struct fs_bwrap_mounts {
         char *private_dir;       /* holds the two below, or NULL */
         char *void_hidden;       /* empty file, 0000 */
         char *void_dir;          /* empty directory, 0555 */
+        int *release;            /* fds of removed directories, for release_later */
+        size_t n_release;
 };
 
 int fs_bwrap_void_create(struct fs_bwrap_mounts *m, const char *base);
