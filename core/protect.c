@@ -25,6 +25,9 @@ static const char *const protect_defaults[] = {
         ".mcp.json",               /* MCP servers an agent starts */
         ".claude",                 /* agent settings and hooks */
         ".cursor",
+        ".gemini",                 /* Gemini CLI's project settings: MCP servers it starts */
+        ".gitconfig",              /* git's per-user config, where the workspace is a home or dotfiles */
+        ".ripgreprc",              /* rg options, --pre runs a command on every file searched */
         ".bashrc", ".bash_profile", ".bash_login", ".profile",
         ".zshrc", ".zshenv", ".zprofile", ".zlogin",
         NULL,
@@ -198,6 +201,48 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
         return r;
 }
 
+/* Repositories below a writable root (a workspace holding several clones,
+ * a vendored one): git runs their hooks and reads their config when work
+ * happens in them, so they get the root's own protection.  Two levels
+ * down, directories only (no symlink is followed), never into a .git or
+ * node_modules, and at most NESTED_BUDGET directories looked at: this runs
+ * before every command. */
+#define NESTED_DEPTH 2
+#define NESTED_BUDGET 128
+static int protect_nested(const char *dir, enum core_git_protect mode, char ***v, unsigned depth, unsigned *budget)
+{
+        struct dirent *e;
+        DIR *d = opendir(dir);
+        int r = 0;
+
+        if (!d)
+                return errno == ENOENT || errno == ENOTDIR || errno == EACCES ? 0 : -errno;
+        while (r >= 0 && *budget > 0 && (e = readdir(d))) {
+                _cleanup_free_ char *sub = NULL, *dotgit = NULL;
+                struct stat st;
+
+                if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
+                        continue;
+                if (streq(e->d_name, ".") || streq(e->d_name, "..") || streq(e->d_name, ".git") ||
+                    streq(e->d_name, "node_modules"))
+                        continue;
+                if (asprintf(&sub, "%s/%s", streq(dir, "/") ? "" : dir, e->d_name) < 0 ||
+                    asprintf(&dotgit, "%s/.git", sub) < 0) {
+                        r = -ENOMEM;
+                        break;
+                }
+                if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
+                        continue;
+                (*budget)--;
+                if (lstat(dotgit, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
+                        r = protect_git(sub, mode, v);
+                if (r >= 0 && depth < NESTED_DEPTH)
+                        r = protect_nested(sub, mode, v, depth + 1, budget);
+        }
+        closedir(d);
+        return r;
+}
+
 int core_protect_paths(const struct core_policy *p, char ***ret)
 {
         char **v = calloc(1, sizeof(char *));
@@ -207,8 +252,12 @@ int core_protect_paths(const struct core_policy *p, char ***ret)
                 const char *root = p->write.items[i].value;
                 if (streq(root, "/"))
                         continue; /* no sandbox for writes: nothing to protect inside */
-                if (p->git != CORE_GIT_OFF)
+                if (p->git != CORE_GIT_OFF) {
+                        unsigned budget = NESTED_BUDGET;
                         r = protect_git(root, p->git, &v);
+                        if (r >= 0)
+                                r = protect_nested(root, p->git, &v, 1, &budget);
+                }
                 for (size_t k = 0; r >= 0 && p->protect_defaults && protect_defaults[k]; k++)
                         r = push_joined(&v, root, protect_defaults[k]);
                 for (size_t k = 0; r >= 0 && k < p->protect.n; k++)

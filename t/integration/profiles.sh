@@ -117,6 +117,25 @@ else
         skip "workspace-write: a submodule's hooks are read-only" "git submodule add failed here"
 fi
 
+# A repository below the workspace (a vendored clone; a workspace holding
+# several): git runs its hooks too, so they are as protected as the top's.
+if git init -q "$T_WS/vendor/lib" 2>/dev/null; then
+        for p in default landlock; do
+                check_output "$p: a nested repository's hooks are read-only" "$DENIED" \
+                        sbx --profile $p -- sh -c 'echo "#!/bin/sh" > vendor/lib/.git/hooks/pre-commit; true'
+        done
+        check_status "no hook planted in the nested repository" 1 test -e "$T_WS/vendor/lib/.git/hooks/pre-commit"
+        check_output "workspace-write: a nested repository's config is read-only" "$DENIED" \
+                sbx --profile workspace-write -- sh -c 'echo x >> vendor/lib/.git/config; true'
+        check "workspace-write: git commit works in the nested repository" sbx --profile workspace-write -- \
+                git -C vendor/lib -c user.email=t@t -c user.name=t commit -q --allow-empty -m nested
+        check "  and in the workspace's own" sbx --profile workspace-write -- \
+                git -c user.email=t@t -c user.name=t commit -q --allow-empty -m outer
+        rm -rf "$T_WS/vendor"
+else
+        skip "a nested repository's hooks are read-only" "git init failed here"
+fi
+
 # --- read-only, ci, full-access -------------------------------------------------
 check_output "read-only: workspace write fails" "$DENIED" sbx --profile read-only -- sh -c 'echo x > ro.txt; true'
 check "read-only: private /tmp writable" sbx --profile read-only -- sh -c 'echo x > /tmp/ok'
