@@ -71,7 +71,8 @@ static int name_matches(const char *entry, const struct core_list *patterns)
         if (!name)
                 return -ENOMEM;
         for (size_t i = 0; i < patterns->n; i++)
-                if (fnmatch(patterns->items[i].value, name, 0) == 0)
+                /* Case-folded: a github_token is the same secret. */
+                if (fnmatch(patterns->items[i].value, name, FNM_CASEFOLD) == 0)
                         return 1;
         return 0;
 }

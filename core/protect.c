@@ -221,8 +221,10 @@ static int protect_nested(const char *dir, enum core_git_protect mode, char ***v
                 _cleanup_free_ char *sub = NULL, *dotgit = NULL;
                 struct stat st;
 
+#ifdef DT_DIR /* not POSIX: where it is missing, lstat below tells */
                 if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
                         continue;
+#endif
                 if (streq(e->d_name, ".") || streq(e->d_name, "..") || streq(e->d_name, ".git") ||
                     streq(e->d_name, "node_modules"))
                         continue;

@@ -15,6 +15,7 @@ int asprintf(char **strp, const char *fmt, ...) __attribute__((format(printf, 2,
 int vasprintf(char **strp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
 int getentropy(void *buf, size_t len);
+#define FNM_CASEFOLD (1 << 4) /* glibc's and macOS's value; XSI has no name for it */
 #ifndef NSIG
 #define NSIG 65 /* glibc's _NSIG; macOS defines NSIG itself */
 #endif

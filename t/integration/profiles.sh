@@ -183,6 +183,9 @@ fi
 check_output "default: token and agent variables are not passed" '^clean$' \
         env GITHUB_TOKEN=FIXTURE AWS_SECRET_ACCESS_KEY=FIXTURE SSH_AUTH_SOCK=/nonexistent MY_DB_PASSWORD=FIXTURE \
         sh -c "cd '$T_WS' && '$STK' run -- sh -c 'env | grep -q FIXTURE && echo leaked || echo clean'"
+check_output "default: keys, DSNs, PATs and lower-case tokens neither" '^clean$' \
+        env github_token=FIXTURE STRIPE_KEY=FIXTURE SENTRY_DSN=FIXTURE GH_PAT=FIXTURE NPM_CONFIG__AUTH=FIXTURE \
+        NPM_CONFIG__AUTHTOKEN=FIXTURE sh -c "cd '$T_WS' && '$STK' run -- sh -c 'env | grep -q FIXTURE && echo leaked || echo clean'"
 check_output "default: ordinary variables pass" '^kept$' \
         env STOCKADE_PLAIN=1 sh -c "cd '$T_WS' && '$STK' run -- sh -c 'test \"\$STOCKADE_PLAIN\" = 1 && echo kept'"
 mkdir -p "$XDG_CONFIG_HOME/stockade"
