@@ -100,6 +100,14 @@ struct core_run {
         struct core_trail trail[64];    /* the last phase's lines */
         size_t n_trail;
         bool in_child;                  /* in-sandbox: no supervisor services */
+        /* ABI 1.4 prepare/handoff (handoff.c).  Supervisor: the line whose
+         * prepare runs (NULL outside one), whether it handed over, and
+         * where to.  Child: what arrived, by in-sandbox ordinal. */
+        struct stk_ctx *preparing;
+        bool handoff_sent;
+        int handoff_fd;
+        struct core_handoff *handoffs;
+        size_t n_handoffs;
         int status_fd;                  /* in the child: the channel to the supervisor */
         bool trust_build_tree;
         bool quiet;
@@ -192,3 +200,9 @@ int core_inner_argv(struct core_run *run, int status_fd, char ***ret, int *extra
 int core_inner_config(struct core_run *run, int *ret_fd);
 int core_inner_main(int argc, char **argv);
 int core_in_sandbox_apply(struct core_run *run);
+
+/* handoff.c: ABI 1.4 prepare hooks and their handoffs */
+void core_prepare_in_sandbox(struct core_run *run, int status_fd);
+int core_handoff(struct stk_ctx *ctx, const void *data, size_t len);
+int core_handoff_take(struct stk_ctx *ctx, const void **ret_data, size_t *ret_len);
+void core_handoffs_free(struct core_run *run);

@@ -252,4 +252,6 @@ const struct stk_host core_host = {
         .send_fd = host_send_fd,
         .plan_proxy = host_plan_proxy,
         .egress_decide = host_egress_decide,
+        .handoff = core_handoff,
+        .handoff_take = core_handoff_take,
 };

@@ -222,6 +222,7 @@ struct core_run *core_run_free(struct core_run *run)
         core_audit_close(run);
         loop_free(run->loop);
         run->loop = NULL;
+        core_handoffs_free(run);
         free(run->watches);
         free(run);
         return NULL;

@@ -4,11 +4,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "os.h"
 #include "status.h"
+#include "util.h"
+#include "stockade/module.h"
 
 /* Not Linux: no MSG_NOSIGNAL (the child's SIGPIPE, default, then ends a
  * child whose supervisor is gone, as PDEATHSIG would), no
@@ -107,4 +111,89 @@ int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *r
                 return -EBADMSG;
         ret->text[sizeof(ret->text) - 1] = '\0';
         return 1;
+}
+
+struct handoff_head {
+        int32_t kind;           /* CORE_STATUS_HANDOFF */
+        int32_t ordinal;
+        int32_t err;
+        uint32_t len;
+};
+
+int core_status_send_handoff(int fd, int ordinal, int err, const void *data, size_t len)
+{
+        struct handoff_head h = { CORE_STATUS_HANDOFF, ordinal, err, (uint32_t) len };
+        struct iovec iov[2] = { { &h, sizeof(h) }, { (void *) data, len } };
+        struct msghdr mh = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
+        ssize_t n;
+
+        if (len > STK_HANDOFF_MAX)
+                return -E2BIG;
+        /* One message on SEQPACKET; on a stream the reader takes the head,
+         * then exactly len bytes. */
+        do
+                n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        return (size_t) n == sizeof(h) + len ? 0 : -EIO;
+}
+
+/* Exactly size bytes from a stream (not Linux's SEQPACKET). */
+static int read_exact(int fd, void *buf, size_t size)
+{
+        size_t got = 0;
+
+        while (got < size) {
+                ssize_t k = recv(fd, (char *) buf + got, size - got, MSG_WAITALL);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k <= 0)
+                        return k < 0 ? -errno : -EPIPE;
+                got += (size_t) k;
+        }
+        return 0;
+}
+
+int core_status_recv_handoff(int fd, int *ret_ordinal, int *ret_err, void **ret_data, size_t *ret_len)
+{
+        struct handoff_head h;
+        _cleanup_free_ void *data = malloc(STK_HANDOFF_MAX);
+        size_t len;
+        int r = 0;
+
+        if (!data)
+                return -ENOMEM;
+        if (OS_LINUX) {
+                struct iovec iov[2] = { { &h, sizeof(h) }, { data, STK_HANDOFF_MAX } };
+                struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+                ssize_t n;
+
+                do
+                        n = recvmsg(fd, &mh, 0);
+                while (n < 0 && errno == EINTR);
+                if (n < 0)
+                        return -errno;
+                if (n == 0)
+                        return -EPIPE; /* the supervisor is gone */
+                if ((size_t) n < sizeof(h) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) ||
+                    (size_t) n != sizeof(h) + h.len)
+                        return -EBADMSG;
+        } else {
+                r = read_exact(fd, &h, sizeof(h));
+                if (r >= 0 && h.len > STK_HANDOFF_MAX)
+                        r = -EBADMSG;
+                if (r >= 0)
+                        r = read_exact(fd, data, h.len);
+                if (r < 0)
+                        return r;
+        }
+        if (h.kind != CORE_STATUS_HANDOFF || h.ordinal < 0 || h.err < 0)
+                return -EBADMSG;
+        len = h.len;
+        *ret_ordinal = h.ordinal;
+        *ret_err = h.err;
+        *ret_len = len;
+        *ret_data = len ? TAKE_PTR(data) : NULL;
+        return 0;
 }

@@ -9,6 +9,7 @@ enum core_status_kind {
         CORE_STATUS_FAIL_SETUP, /* the sandbox could not be set up */
         CORE_STATUS_FAIL_EXEC,  /* the command could not be executed */
         CORE_STATUS_FD,         /* an fd for a module's supervise_fd (text: the module) */
+        CORE_STATUS_HANDOFF,    /* supervisor to child: a prepare hook's result (its own framing) */
 };
 
 struct core_status_msg {
@@ -26,3 +27,10 @@ void core_status_send(int fd, enum core_status_kind kind, int err, const char *f
 int core_status_send_fd(int fd, int passed, const char *module);
 /* *ret_fd is -1 unless the message carried one. */
 int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *ret_fd);
+
+/* The other way, supervisor to child (ABI 1.4 prepare): what the prepare
+ * hook of in-sandbox line `ordinal` handed over, or its error (positive
+ * errno), one message each.  The child's read waits. */
+int core_status_send_handoff(int fd, int ordinal, int err, const void *data, size_t len);
+/* *ret_data is malloc()ed, NULL when len is 0.  0 or -errno. */
+int core_status_recv_handoff(int fd, int *ret_ordinal, int *ret_err, void **ret_data, size_t *ret_len);

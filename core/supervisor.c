@@ -336,6 +336,8 @@ int core_supervise(struct core_run *run, int *ret_status)
         if (r >= 0)
                 r = start_child(run, &s, &oldmask);
         if (r >= 0)
+                core_prepare_in_sandbox(run, s.status_fd); /* beside the child's setup (handoff.c) */
+        if (r >= 0)
                 r = loop_set(run->loop, s.sigfd, LOOP_IN);
         if (r >= 0)
                 r = loop_set(run->loop, s.status_fd, LOOP_IN);

@@ -181,6 +181,29 @@ check_status "audit: every line is JSON" 0 python3 -c "
 import json,sys
 [json.loads(l) for l in open('$T_TMP/audit.jsonl')]"
 
+# --- prepare and handoff (ABI 1.4): supervisor to in-sandbox hook ------------
+M2=$T_TMP/marker2
+for how in direct wrapped; do
+        wrap=; [ $how = wrapped ] && wrap="{ phase: pre-exec, control: required, module: t_scripted, args: { wrap: [/usr/bin/env] } }"
+        open_policy "$P"
+        [ -n "$wrap" ] && add "$wrap"
+        add "{ phase: in-sandbox, control: required, module: t_scripted, args: { handoff: 'hello world', marker: $M } }"
+        add "{ phase: in-sandbox, control: required, module: t_scripted, args: { marker: $M2 } }"
+        add "{ phase: in-sandbox, control: required, module: t_scripted, args: { handoff: second, marker: $M2 } }"
+        rm -f "$M" "$M2"
+        check_status "$how: prepare's handoffs reach the in-sandbox hooks, the command runs" 0 run -- true
+        check "$how: the first line got its text" grep -qx 'handoff:hello world' "$M"
+        check "$how: a line that handed nothing over gets nothing, the next its own" \
+                sh -c "test \"\$(tr '\n' ' ' < '$M2')\" = 'in-sandbox handoff:second in-sandbox '"
+        open_policy "$P"
+        [ -n "$wrap" ] && add "$wrap"
+        add "{ phase: in-sandbox, control: required, module: t_scripted, args: { prepare_fail: true } }"
+        rm -f "$T_TMP/ran"
+        check_status "$how: a failing prepare: setup failure" $STK_EXIT_SETUP run -- touch "$T_TMP/ran"
+        check_status "$how:   and the command did not run" 1 test -e "$T_TMP/ran"
+        check_output "$how:   and the reason is reported" 'prepare failed' run -- true
+done
+
 # --- the inner helper: in-sandbox lines run inside the wrapper ----------------
 if [ -x /usr/bin/bwrap ] && [ -f "$STK_BUILD/modules/fs_bwrap.so" ]; then
         cat > "$P" <<EOP
@@ -197,6 +220,11 @@ EOP
         rm -f "$M"
         check_status "bwrap + in-sandbox line: the command runs" 0 run -- sh -c 'exit 0'
         check "the in-sandbox hook ran inside the wrapper" grep -qx in-sandbox "$M"
+        sed -i 's/result: ok, marker/result: ok, handoff: from-outside, marker/' "$P"
+        rm -f "$M"
+        check_status "bwrap + a handoff: the command runs" 0 run -- true
+        check "the handoff crossed into bwrap" grep -qx handoff:from-outside "$M"
+        sed -i 's/handoff: from-outside, //' "$P"
         sed -i 's/result: ok/result: fail/' "$P"
         rm -f "$T_TMP/ran"
         check_status "bwrap + failing in-sandbox line: setup failure" $STK_EXIT_SETUP run -- touch "$T_TMP/ran"

@@ -11,6 +11,8 @@
  *   probe_fail / init_fail: make probe / init fail
  *   setenv:  NAME=VALUE added to the plan (pre-exec)
  *   wrap:    an argv prefix for the plan (pre-exec): a stand-in wrapper
+ *   handoff: text prepare hands to the in-sandbox hook (ABI 1.4), which
+ *            writes "handoff:TEXT" to the marker; prepare_fail: prepare fails
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +33,8 @@ static const struct stk_arg_spec args[] = {
         { "init_fail", STK_ARG_BOOL, 0, "init fails" },
         { "setenv", STK_ARG_STRING, 0, "NAME=VALUE for the plan" },
         { "wrap", STK_ARG_LIST, 0, "argv prefix for the plan" },
+        { "handoff", STK_ARG_STRING, 0, "text prepare hands to in-sandbox" },
+        { "prepare_fail", STK_ARG_BOOL, 0, "prepare fails" },
         { NULL, 0, 0, NULL },
 };
 
@@ -136,8 +140,28 @@ static int scripted_pre_exec(struct stk_ctx *ctx)
         return r;
 }
 
+static int scripted_prepare(struct stk_ctx *ctx)
+{
+        const char *text = host->arg_string(ctx, "handoff");
+
+        if (host->arg_bool(ctx, "prepare_fail", 0))
+                return -ENOTRECOVERABLE;
+        return text ? host->handoff(ctx, text, strlen(text)) : 0;
+}
+
 static int scripted_in_sandbox(struct stk_ctx *ctx)
 {
+        const void *data = NULL;
+        size_t len = 0;
+        char line[256];
+        int r = host->handoff_take(ctx, &data, &len);
+
+        if (r < 0)
+                return r;
+        if (data) {
+                snprintf(line, sizeof(line), "handoff:%.*s", (int) len, (const char *) data);
+                touch_marker(ctx, line);
+        }
         return scripted_act(ctx, "in-sandbox");
 }
 
@@ -160,4 +184,5 @@ const struct stk_module stockade_module = {
         .in_sandbox = scripted_in_sandbox,
         .egress = scripted_egress,
         .approve = scripted_approve,
+        .prepare = scripted_prepare,
 };

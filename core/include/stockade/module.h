@@ -36,7 +36,7 @@ extern "C" {
 
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
-#define STK_ABI_MINOR 3
+#define STK_ABI_MINOR 4
 
 enum stk_phase {
         STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
@@ -267,7 +267,21 @@ struct stk_host {
          * decided (valid for the run); every decision is audited. */
         int (*egress_decide)(struct stk_ctx *ctx, const struct stk_egress *req, enum stk_verdict *ret_verdict,
                              const char **ret_decider);
+
+        /* ABI 1.4.  Prepare only (supervisor): hand this line's in-sandbox
+         * hook `len` bytes (at most STK_HANDOFF_MAX), once.  The core copies
+         * them. */
+        int (*handoff)(struct stk_ctx *ctx, const void *data, size_t len);
+
+        /* ABI 1.4.  In-sandbox only: what this line's prepare handed over.
+         * Waits for the supervisor if it is not there yet.  0 with *ret_data
+         * NULL: nothing was (no prepare, or one that handed nothing over);
+         * -errno: prepare failed with it, and the in-sandbox hook must fail
+         * too.  *ret_data stays valid until exec. */
+        int (*handoff_take)(struct stk_ctx *ctx, const void **ret_data, size_t *ret_len);
 };
+
+#define STK_HANDOFF_MAX (64 * 1024)
 
 struct stk_module {
         uint32_t magic;
@@ -304,6 +318,17 @@ struct stk_module {
          * sent with host->send_fd.  The module owns it from here (typically
          * host->watch_fd).  On failure the core closes it. */
         int (*supervise_fd)(struct stk_ctx *ctx, int fd);
+
+        /* ABI 1.4.  In the supervisor, for an in-sandbox line, right after
+         * the child is forked, while the wrapper starts and the lines before
+         * this one apply: work the in-sandbox hook would do that needs
+         * nothing from inside (compiling a filter), done beside it on
+         * another CPU rather than before it.  The result goes over with
+         * host->handoff; in_sandbox takes it with host->handoff_take.  A
+         * failure (-errno) reaches in_sandbox as handoff_take's result: the
+         * command never runs.  Not called for runs that stop before the
+         * child (explain, check, a denied command). */
+        int (*prepare)(struct stk_ctx *ctx);
 };
 
 #define STK_MODULE_HEADER(n)                      \
