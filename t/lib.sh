@@ -171,3 +171,19 @@ linux_only() {
         skip "$T_NAME" "it tests the Linux sandboxes (bwrap, Landlock, seccomp); this is a ${b:-unknown} build"
         exit 0
 }
+
+# open_policy FILE: a policy file of settings that require no enforcement
+# (the whole file system writable, network on), for tests of the core and
+# of modules that decide rather than confine; stack lines are appended.
+open_policy() {
+        cat > "$1" <<EOP
+stockade: 1
+settings:
+  workspace: $T_TMP
+  write: [/]
+  private_tmp: false
+  git: off
+  protect_defaults: false
+  network: { mode: on }
+EOP
+}

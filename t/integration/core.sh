@@ -7,18 +7,6 @@
 
 [ -x "$STK" ] || { skip "core" "no $STK"; exit 0; }
 
-open_policy() {  # open_policy FILE: settings that require no enforcement
-        cat > "$1" <<EOP
-stockade: 1
-settings:
-  workspace: $T_TMP
-  write: [/]
-  private_tmp: false
-  git: off
-  protect_defaults: false
-  network: { mode: on }
-EOP
-}
 
 add() {  # add YAML-LINE: one stack line
         grep -q '^stack:' "$P" || echo 'stack:' >> "$P"

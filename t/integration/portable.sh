@@ -28,22 +28,11 @@ for t in t/integration/core.sh modules/approval_tty/t/approval_tty.sh; do
         STK_BUILD=$PB STK=$PS sh "$here/$t" 2>&1 | sed -n 's/^\(ok\|not ok\|skip\) - /\1 - portable: /p'
 done
 
-policy() {  # policy FILE [STACK-LINE...]
+policy() {  # policy FILE STACK-LINE...
         f=$1; shift
-        cat > "$f" <<EOP
-stockade: 1
-settings:
-  workspace: $T_TMP
-  write: [/]
-  private_tmp: false
-  git: off
-  protect_defaults: false
-  network: { mode: on }
-  approval: never
-stack:
-EOP
+        open_policy "$f"
+        printf '  approval: never\nstack:\n' >> "$f"
         for l in "$@"; do echo "  - $l" >> "$f"; done
-        grep -q '^  - ' "$f" || sed -i 's/^stack:$/stack: []/' "$f"
 }
 
 # A wrapper's inner helper: exec'd by path, config from an unlinked file,

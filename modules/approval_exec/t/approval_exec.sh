@@ -23,15 +23,8 @@ approver() {
 
 # policy [APPROVAL-LINE-ARGS...]: t_scripted asks; one approval_exec line per argument
 policy() {
-        cat > "$P" <<EOF
-stockade: 1
-settings:
-  workspace: $T_TMP
-  write: [/]
-  private_tmp: false
-  git: off
-  protect_defaults: false
-  network: { mode: on }
+        open_policy "$P"
+        cat >> "$P" <<EOF
 stack:
   - { phase: permission, control: required, module: t_scripted, args: { result: ask } }
 EOF

@@ -44,15 +44,8 @@ requests() { ls "$SRV" | grep -c '^req-'; }
 
 # policy ARGS: t_scripted asks, one approval_webhook line with ARGS
 policy() {
-        cat > "$P" <<EOF
-stockade: 1
-settings:
-  workspace: $T_TMP
-  write: [/]
-  private_tmp: false
-  git: off
-  protect_defaults: false
-  network: { mode: on }
+        open_policy "$P"
+        cat >> "$P" <<EOF
 stack:
   - { phase: permission, control: required, module: t_scripted, args: { result: ask } }
   - { phase: permission, control: optional, module: approval_webhook, args: { $1 } }
