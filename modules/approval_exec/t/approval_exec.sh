@@ -153,15 +153,8 @@ else not_ok "an argv that is not UTF-8 is denied without asking" "status $st: $(
 # the command runs, and the approver is never consulted.)
 approver allow 'cat > "$0.question"; echo "{\"verdict\":\"allow\"}"'
 rm -f "$A/allow.question"
-cat > "$P" <<EOF2
-stockade: 1
-settings:
-  workspace: $T_TMP
-  write: [/]
-  private_tmp: false
-  git: off
-  protect_defaults: false
-  network: { mode: on }
+open_policy "$P"
+cat >> "$P" <<EOF2
 stack:
   - { phase: permission, control: sufficient, module: approval_exec, args: { program: "$A/allow" } }
 EOF2
