@@ -6,8 +6,10 @@
  * considered: nested repositories are not searched (stockade.yaml(5)).
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "core.h"
 #include "util.h"
@@ -203,45 +205,140 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
 
 /* Repositories below a writable root (a workspace holding several clones,
  * a vendored one): git runs their hooks and reads their config when work
- * happens in them, so they get the root's own protection.  Two levels
- * down, directories only (no symlink is followed), never into a .git or
- * node_modules, and at most NESTED_BUDGET directories looked at: this runs
- * before every command. */
-#define NESTED_DEPTH 2
-#define NESTED_BUDGET 128
-static int protect_nested(const char *dir, enum core_git_protect mode, char ***v, unsigned depth, unsigned *budget)
+ * happens in them, so they get the root's own protection (fs_bwrap also
+ * pins the directories above each, so none can be renamed away and
+ * replaced).  Two levels down, no symlink followed, never into a .git or
+ * node_modules.  This runs before every command, and a command can make
+ * directories to push a repository out of any fixed budget, so the budget
+ * is generous where it is cheap: every entry of the root is looked at (one
+ * open and one stat), and the entries listed for the level below are the
+ * oldest first (by ctime, which nobody can set back: a command's fresh
+ * directories come last).  What a budget leaves out is said, not hidden. */
+#define NESTED_LOOKS 4096       /* entries of a root looked at */
+#define NESTED_LISTS 256        /* of those, directories listed for the level below */
+
+struct nested_dir {
+        char *path;
+        time_t ctime;           /* seconds: st_ctim is not everywhere (macOS) */
+};
+
+/* `path/.git` is there: protect it as a repository, or, if git would not
+ * take it for one (a .git file naming nothing, one we cannot read), keep
+ * the name itself (whole mode) so it cannot become one.  Never an error
+ * but ENOMEM: one stray file must not stop every later run. */
+static int nested_repo(const char *path, enum core_git_protect mode, char ***v)
 {
+        int r = protect_git(path, mode, v);
+
+        if (r >= 0 || r == -ENOMEM)
+                return r;
+        core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", path, strerror(-r));
+        return mode == CORE_GIT_WHOLE ? push_joined(v, path, ".git") : 0;
+}
+
+/* A directory of `dfd` (no symlink), and whether it has a .git entry. */
+static int look_at(int dfd, const char *name, struct stat *ret_st, bool *ret_git)
+{
+        struct stat g;
+        int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+        if (fd < 0)
+                return -errno; /* not a directory, a symlink, gone, unreadable */
+        if (fstat(fd, ret_st) < 0) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        *ret_git = fstatat(fd, ".git", &g, AT_SYMLINK_NOFOLLOW) == 0 && (S_ISDIR(g.st_mode) || S_ISREG(g.st_mode));
+        return fd;
+}
+
+static bool skipped_name(const char *n)
+{
+        return streq(n, ".") || streq(n, "..") || streq(n, ".git") || streq(n, "node_modules");
+}
+
+/* Every directory entry of `dir`: repositories protected; with `below`,
+ * the directories collected for the next level (up to `max`). */
+static int scan_level(const char *dir, enum core_git_protect mode, char ***v, struct nested_dir *below,
+                      size_t max, size_t *n_below, bool *cut)
+{
+        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r = 0;
+        unsigned looks = 0;
         struct dirent *e;
-        DIR *d = opendir(dir);
-        int r = 0;
+        DIR *d;
 
-        if (!d)
-                return errno == ENOENT || errno == ENOTDIR || errno == EACCES ? 0 : -errno;
-        while (r >= 0 && *budget > 0 && (e = readdir(d))) {
-                _cleanup_free_ char *sub = NULL, *dotgit = NULL;
+        if (dfd < 0)
+                return errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ELOOP ? 0 : -errno;
+        d = fdopendir(dfd);
+        if (!d) {
+                close(dfd);
+                return -errno;
+        }
+        while (r >= 0 && (e = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
                 struct stat st;
+                bool git = false;
+                int fd;
 
-#ifdef DT_DIR /* not POSIX: where it is missing, lstat below tells */
+                if (skipped_name(e->d_name))
+                        continue;
+#ifdef DT_DIR /* not POSIX: where it is missing, the open below tells */
                 if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
                         continue;
 #endif
-                if (streq(e->d_name, ".") || streq(e->d_name, "..") || streq(e->d_name, ".git") ||
-                    streq(e->d_name, "node_modules"))
+                if (++looks > NESTED_LOOKS) {
+                        *cut = true;
+                        break;
+                }
+                fd = look_at(dirfd(d), e->d_name, &st, &git);
+                if (fd < 0)
                         continue;
-                if (asprintf(&sub, "%s/%s", streq(dir, "/") ? "" : dir, e->d_name) < 0 ||
-                    asprintf(&dotgit, "%s/.git", sub) < 0) {
+                close(fd);
+                if (asprintf(&sub, "%s/%s", streq(dir, "/") ? "" : dir, e->d_name) < 0) {
                         r = -ENOMEM;
                         break;
                 }
-                if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
-                        continue;
-                (*budget)--;
-                if (lstat(dotgit, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
-                        r = protect_git(sub, mode, v);
-                if (r >= 0 && depth < NESTED_DEPTH)
-                        r = protect_nested(sub, mode, v, depth + 1, budget);
+                if (git)
+                        r = nested_repo(sub, mode, v);
+                if (r >= 0 && below && *n_below < max)
+                        below[(*n_below)++] = (struct nested_dir) { TAKE_PTR(sub), st.st_ctime };
         }
         closedir(d);
+        return r;
+}
+
+static int older_first(const void *a, const void *b)
+{
+        const struct nested_dir *x = a, *y = b;
+
+        return (x->ctime > y->ctime) - (x->ctime < y->ctime);
+}
+
+static int protect_nested(const char *root, enum core_git_protect mode, char ***v)
+{
+        struct nested_dir *below = calloc(NESTED_LOOKS, sizeof(*below));
+        size_t n = 0;
+        bool cut = false;
+        int r;
+
+        if (!below)
+                return -ENOMEM;
+        r = scan_level(root, mode, v, below, NESTED_LOOKS, &n, &cut);
+        if (r >= 0) {
+                qsort(below, n, sizeof(*below), older_first);
+                if (n > NESTED_LISTS)
+                        cut = true;
+        }
+        for (size_t i = 0; r >= 0 && i < n && i < NESTED_LISTS; i++)
+                r = scan_level(below[i].path, mode, v, NULL, 0, NULL, &cut);
+        for (size_t i = 0; i < n; i++)
+                free(below[i].path);
+        free(below);
+        if (r >= 0 && cut)
+                core_log(STK_LOG_WARNING, "%s has more directories than stockade looks through for repositories "
+                         "below it (%d entries a level, the %d oldest listed): a repository among the rest "
+                         "has no protection of its hooks and config", root, NESTED_LOOKS, NESTED_LISTS);
         return r;
 }
 
@@ -255,10 +352,9 @@ int core_protect_paths(const struct core_policy *p, char ***ret)
                 if (streq(root, "/"))
                         continue; /* no sandbox for writes: nothing to protect inside */
                 if (p->git != CORE_GIT_OFF) {
-                        unsigned budget = NESTED_BUDGET;
                         r = protect_git(root, p->git, &v);
                         if (r >= 0)
-                                r = protect_nested(root, p->git, &v, 1, &budget);
+                                r = protect_nested(root, p->git, &v);
                 }
                 for (size_t k = 0; r >= 0 && p->protect_defaults && protect_defaults[k]; k++)
                         r = push_joined(&v, root, protect_defaults[k]);

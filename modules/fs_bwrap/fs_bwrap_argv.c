@@ -311,6 +311,64 @@ static void mask_missing(struct build *b, const char *p)
         emit(&b->argv, "--ro-bind", b->conf->void_dir, p, NULL);
 }
 
+/* The writable root `p` lies in (the deepest one), "/" when everything is
+ * writable, NULL when none. */
+static const char *root_of(const struct build *b, const char *p)
+{
+        const char *best = b->root_rw ? "/" : NULL;
+
+        for (size_t i = 0; i < b->n_wr; i++)
+                if (strictly_beneath(p, b->wr[i]) && (!best || strlen(b->wr[i]) > strlen(best)))
+                        best = b->wr[i];
+        return best;
+}
+
+/* An island deeper than its writable root's top level (.git/hooks under
+ * `git: surfaces`, a nested repository's .git) is a mount, but the
+ * directories above it are not: the command could rename one of them away
+ * (`mv .git .git.orig`) and put a directory of its own making in its place,
+ * with hooks the user's next git command runs.  A directory bound on
+ * itself is a mount point, and rename(2) of one fails (EBUSY), so each
+ * directory between the writable root and an island is bound on itself,
+ * read-write as before, parents first and before the islands. */
+static void pin_ancestors(struct build *b, const char *const *islands, size_t n)
+{
+        struct strv pins = { 0 };
+
+        for (size_t i = 0; i < n; i++) {
+                const char *root = root_of(b, islands[i]);
+                size_t start;
+
+                if (!root)
+                        continue;
+                start = streq(root, "/") ? 1 : strlen(root) + 1;
+                for (const char *slash = strchr(islands[i] + start, '/'); slash; slash = strchr(slash + 1, '/')) {
+                        char *a = strndup(islands[i], (size_t) (slash - islands[i]));
+                        bool dup = !a;
+                        for (size_t k = 0; a && k < pins.n && !dup; k++)
+                                dup = streq(pins.v[k], a);
+                        if (!a)
+                                pins.err = -ENOMEM;
+                        else if (!dup && !inside_any(a, b->s->hide) && !inside_any(a, b->s->read_only) &&
+                                 b->conf->kind(b->conf->userdata, a) == FS_BWRAP_DIR)
+                                push(&pins, a);
+                        free(a);
+                }
+        }
+        if (pins.err < 0)
+                b->argv.err = b->argv.err < 0 ? b->argv.err : pins.err;
+        else {
+                const char **v = NULL;
+                size_t k = 0;
+                if (pins.v && sorted((const char *const *) pins.v, &v, &k) < 0)
+                        b->argv.err = -ENOMEM;
+                for (size_t i = 0; i < k; i++)
+                        emit(&b->argv, "--bind", v[i], v[i], NULL);
+                free(v);
+        }
+        fs_bwrap_strv_free(pins.v);
+}
+
 static int emit_islands(struct build *b)
 {
         const char *const *ro = b->s->read_only, *const *hide = b->s->hide;
@@ -318,6 +376,18 @@ static int emit_islands(struct build *b)
         size_t n;
         int r = sorted(ro, &v, &n);
 
+        if (r >= 0) {
+                const char **mine = calloc(n + 1, sizeof(*mine));
+                size_t k = 0;
+                if (!mine)
+                        r = -ENOMEM;
+                for (size_t i = 0; mine && i < n; i++)
+                        if (!inside_any(v[i], hide) && !inside_any(v[i], ro) && visible(b, v[i]) && creatable(b, v[i]))
+                                mine[k++] = v[i];
+                if (mine)
+                        pin_ancestors(b, mine, k);
+                free(mine);
+        }
         for (size_t i = 0; r >= 0 && i < n; i++) {
                 /* inside another island or a hidden path: already covered */
                 if (inside_any(v[i], hide) || inside_any(v[i], ro) || !visible(b, v[i]))

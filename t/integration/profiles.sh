@@ -131,7 +131,18 @@ if git init -q "$T_WS/vendor/lib" 2>/dev/null; then
                 git -C vendor/lib -c user.email=t@t -c user.name=t commit -q --allow-empty -m nested
         check "  and in the workspace's own" sbx --profile workspace-write -- \
                 git -c user.email=t@t -c user.name=t commit -q --allow-empty -m outer
-        rm -rf "$T_WS/vendor"
+        check_output "default: the nested repository cannot be renamed away and replaced" 'busy|Read-only|denied' \
+                sbx -- sh -c 'mv vendor/lib vendor/lib.away; true'
+        # a command making directories cannot push the repository out of the scan
+        sbx -- sh -c 'for i in $(seq 300); do mkdir "d$i"; done' > /dev/null 2>&1
+        check_output "default: still protected behind 300 fresh directories" "$DENIED" \
+                sbx -- sh -c 'echo x > vendor/lib/.git/hooks/pre-commit; true'
+        rm -rf "$T_WS"/d[0-9]*
+        # nor stop every later run with a .git that names nothing
+        mkdir -p "$T_WS/junk" && echo garbage > "$T_WS/junk/.git"
+        check "default: a stray .git file stops no run" sbx -- true
+        check_output "  and stays what it is (whole mode)" "$DENIED" sbx -- sh -c 'echo gitdir: /tmp > junk/.git; true'
+        rm -rf "$T_WS/vendor" "$T_WS/junk"
 else
         skip "a nested repository's hooks are read-only" "git init failed here"
 fi
