@@ -103,9 +103,8 @@ void core_exec_command(struct core_run *run, int status_fd, char *const *argv, c
         _exit(r == ENOENT ? 127 : 126);
 }
 
-void core_child_main(struct core_run *run, int status_fd, const sigset_t *oldmask)
+void core_child_main(struct core_run *run, pid_t supervisor, int status_fd, const sigset_t *oldmask)
 {
-        pid_t supervisor = getppid();
         int r;
 
         run->in_child = true;

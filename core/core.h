@@ -192,7 +192,9 @@ int core_supervisor_prepare(struct core_run *run);
 
 /* child.c */
 #include <signal.h>
-_Noreturn void core_child_main(struct core_run *run, int status_fd, const sigset_t *oldmask);
+/* supervisor: its pid, taken before the fork (a child that asked getppid()
+ * would take a re-parenting for the supervisor). */
+_Noreturn void core_child_main(struct core_run *run, pid_t supervisor, int status_fd, const sigset_t *oldmask);
 _Noreturn void core_exec_command(struct core_run *run, int status_fd, char *const *argv, char *const *envp);
 
 /* inner.c: in-sandbox phase inside a wrapper */

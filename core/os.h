@@ -81,6 +81,11 @@ size_t os_list_leftovers(pid_t group, pid_t *pids, size_t max);
  * Portable: the self-pipe trick, handlers that write the number to a
  * non-blocking pipe. */
 int os_signals_open(const int *sigs, size_t n, sigset_t *ret_old, int *ret_fd);
+/* SIGCHLD back to its default action: an ignored one (SIG_IGN or
+ * SA_NOCLDWAIT, kept across exec) means no child to wait for, ever.
+ * os_signals_open does it; a helper that waits for a child of its own
+ * does too. */
+int os_sigchld_default(void);
 int os_signal_next(int fd);
 /* The supervisor is done with them: fd closed, handlers back to default. */
 void os_signals_close(int fd);
@@ -109,9 +114,9 @@ int os_self_path(char *buf, size_t size);
  * the file was replaced since).  Portable: no fd, our own path. */
 int os_self_exec(int *ret_fd, char *path, size_t size);
 
-/* An fd holding text, readable from offset 0, that nothing can change
- * afterwards.  Linux: a sealed memfd.  Portable: an unlinked temporary file
- * (in TMPDIR, mode 0600), opened read-only again.  0 or -errno. */
+/* An fd holding text, read to its end, that nothing can change
+ * afterwards.  Linux: a sealed memfd.  Portable: a stream socket pair whose
+ * writing end is closed (no file anyone could open).  0 or -errno. */
 int os_text_fd(const char *name, const char *text, int *ret_fd);
 
 /* An anonymous read-write file (doctor's stderr capture).  -errno. */

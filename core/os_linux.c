@@ -148,10 +148,24 @@ size_t os_list_leftovers(pid_t group, pid_t *pids, size_t max)
         return n;
 }
 
+/* SIGCHLD ignored (SIG_IGN or SA_NOCLDWAIT, which exec keeps: a harness
+ * may start us so) has the kernel reap our children and send no SIGCHLD:
+ * the supervisor would wait for an exit it is never told of. */
+int os_sigchld_default(void)
+{
+        struct sigaction sa = { .sa_handler = SIG_DFL };
+
+        sigemptyset(&sa.sa_mask);
+        return sigaction(SIGCHLD, &sa, NULL) < 0 ? -errno : 0;
+}
+
 int os_signals_open(const int *sigs, size_t n, sigset_t *ret_old, int *ret_fd)
 {
         sigset_t set;
+        int r = os_sigchld_default();
 
+        if (r < 0)
+                return r;
         sigemptyset(&set);
         for (size_t i = 0; i < n; i++)
                 sigaddset(&set, sigs[i]);

@@ -21,6 +21,10 @@
 #include "os.h"
 #include "util.h"
 
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL 0 /* macOS: SIGPIPE is ignored in the supervisor anyway */
+#endif
+
 const char os_backend[] = "posix";
 
 int os_child_confine(pid_t supervisor)
@@ -32,7 +36,7 @@ int os_child_confine(pid_t supervisor)
 
 int os_drop_capabilities(void)
 {
-        return geteuid() == 0 ? -EPERM : 0;
+        return geteuid() == 0 || getuid() == 0 ? -EPERM : 0;
 }
 
 int os_exec_fd(int fd, char *const argv[], char *const envp[])
@@ -150,17 +154,31 @@ size_t os_list_leftovers(pid_t group, pid_t *pids, size_t max)
         return 1;
 }
 
+/* The handler sets a flag per signal and writes one byte to wake the
+ * loop; os_signal_next drains the pipe and takes the flags.  The bytes
+ * carry no signal numbers: a full pipe (a process flooding us with
+ * SIGWINCH) must not lose a SIGCHLD. */
 static int signal_pipe[2] = { -1, -1 };
 static volatile sig_atomic_t signal_wfd = -1; /* what the handler writes to; -1 once closed */
+static volatile sig_atomic_t signal_pending[NSIG];
 
 static void on_signal(int sig)
 {
-        unsigned char b = (unsigned char) sig;
         int saved = errno, fd = signal_wfd;
 
+        if (sig > 0 && sig < NSIG)
+                signal_pending[sig] = 1;
         if (fd >= 0)
-                (void) !write(fd, &b, 1); /* full: signals are merged, as with signalfd */
+                (void) !write(fd, "", 1); /* full: it is awake already */
         errno = saved;
+}
+
+int os_sigchld_default(void)
+{
+        struct sigaction sa = { .sa_handler = SIG_DFL };
+
+        sigemptyset(&sa.sa_mask);
+        return sigaction(SIGCHLD, &sa, NULL) < 0 ? -errno : 0;
 }
 
 static int set_flags(int fd, bool nonblock)
@@ -177,7 +195,7 @@ static int set_flags(int fd, bool nonblock)
 int os_signals_open(const int *sigs, size_t n, sigset_t *ret_old, int *ret_fd)
 {
         struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-        sigset_t none;
+        sigset_t none, ours;
 
         if (signal_pipe[0] < 0) {
                 if (pipe(signal_pipe) < 0)
@@ -190,10 +208,17 @@ int os_signals_open(const int *sigs, size_t n, sigset_t *ret_old, int *ret_fd)
         if (sigprocmask(SIG_BLOCK, &none, ret_old) < 0) /* only reads the mask */
                 return -errno;
         sigemptyset(&sa.sa_mask);
-        for (size_t i = 0; i <= n; i++)
-                if (sigaction(i < n ? sigs[i] : SIGCHLD, &sa, NULL) < 0)
+        sigemptyset(&ours);
+        for (size_t i = 0; i <= n; i++) {
+                int sig = i < n ? sigs[i] : SIGCHLD;
+                if (sigaction(sig, &sa, NULL) < 0 || sigaddset(&ours, sig) < 0)
                         return -errno;
+        }
         if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) /* a module's socket write must not kill the supervisor */
+                return -errno;
+        /* Blocked when we started (exec keeps a mask): the handlers would
+         * never run.  The child gets *ret_old back. */
+        if (sigprocmask(SIG_UNBLOCK, &ours, NULL) < 0)
                 return -errno;
         *ret_fd = signal_pipe[0];
         return 0;
@@ -201,9 +226,16 @@ int os_signals_open(const int *sigs, size_t n, sigset_t *ret_old, int *ret_fd)
 
 int os_signal_next(int fd)
 {
-        unsigned char b;
+        char buf[256];
 
-        return read(fd, &b, 1) == 1 ? (int) b : 0;
+        while (read(fd, buf, sizeof(buf)) > 0)
+                ;
+        for (int sig = 1; sig < NSIG; sig++)
+                if (signal_pending[sig]) {
+                        signal_pending[sig] = 0;
+                        return sig;
+                }
+        return 0;
 }
 
 void os_signals_close(int fd)
@@ -297,26 +329,42 @@ static int temp_file(const char *name, char *path, size_t size)
         return fd;
 }
 
+/* A stream socket pair holds the text, not a file: a temporary file, even
+ * unlinked at once, could be opened for writing between mkstemp and
+ * unlink by another process of ours (found by review).  Nothing but our
+ * two ends exists; the write end is closed before the reader gets the
+ * other, which reads to EOF.  The buffers are raised so the text fits
+ * without a reader (a write that would wait is an error, not a hang). */
 int os_text_fd(const char *name, const char *text, int *ret_fd)
 {
-        char path[PATH_MAX];
-        _cleanup_close_ int w = temp_file(name, path, sizeof(path)), rd = -1;
         size_t len = strlen(text), off = 0;
+        int sp[2], size = (int) (len + 4096 > 1 << 20 ? len + 4096 : 1 << 20);
+        int r = 0;
 
-        if (w < 0)
-                return w;
-        /* The reader's fd is read-only; once the name is gone and the writer
-         * closed, no fd that could change the text exists. */
-        rd = open(path, O_RDONLY | O_CLOEXEC);
-        if (unlink(path) < 0 || rd < 0)
+        (void) name;
+        if (len > (size_t) 16 << 20)
+                return -E2BIG;
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) < 0)
                 return -errno;
-        while (off < len) {
-                ssize_t n = write(w, text + off, len - off);
+        if (setsockopt(sp[1], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size)) < 0 ||
+            setsockopt(sp[0], SOL_SOCKET, SO_RCVBUF, &size, sizeof(size)) < 0 ||
+            set_flags(sp[0], false) < 0 || set_flags(sp[1], true) < 0)
+                r = -errno;
+        while (r >= 0 && off < len) {
+                ssize_t n = send(sp[1], text + off, len - off, MSG_NOSIGNAL);
                 if (n < 0)
-                        return -errno;
-                off += (size_t) n;
+                        r = errno == EAGAIN ? -E2BIG : -errno;
+                else
+                        off += (size_t) n;
         }
-        *ret_fd = TAKE_FD(rd);
+        close(sp[1]);
+        if (r >= 0 && shutdown(sp[0], SHUT_WR) < 0)
+                r = -errno;
+        if (r < 0) {
+                close(sp[0]);
+                return r;
+        }
+        *ret_fd = sp[0];
         return 0;
 }
 
@@ -340,6 +388,11 @@ void *os_dlopen_fd(int fd, const char *path)
 
         if (!path || fstat(fd, &checked) < 0) {
                 errno = path ? errno : EINVAL;
+                return NULL;
+        }
+        /* Before too: dlopen runs the file's constructors. */
+        if (stat(path, &mapped) < 0 || mapped.st_dev != checked.st_dev || mapped.st_ino != checked.st_ino) {
+                errno = ESTALE;
                 return NULL;
         }
         dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);

@@ -35,7 +35,7 @@ static int read_policy_file(const char *path, char **ret, size_t *ret_len)
         if (fstat(fd, &st) < 0)
                 return -errno;
         if (!S_ISREG(st.st_mode))
-                return -EBADFD;
+                return -E_NOT_REGULAR;
         if (st.st_size > POLICY_MAX_FILE_SIZE)
                 return -EFBIG;
         buf = malloc(POLICY_MAX_FILE_SIZE + 1);
@@ -61,7 +61,7 @@ static int read_policy_file(const char *path, char **ret, size_t *ret_len)
 
 static const char *read_error(int r)
 {
-        if (r == -EBADFD)
+        if (r == -E_NOT_REGULAR)
                 return "not a regular file";
         if (r == -EFBIG)
                 return "larger than 1 MiB";
@@ -138,7 +138,7 @@ static int read_failed(struct ploader *l, const struct core_origin *o, int r)
         if (r == -ENOMEM)
                 return r;
         core_diag(o, "cannot read policy file: %s; expected a readable regular file", read_error(r));
-        if (r == -EBADFD || r == -EFBIG)
+        if (r == -E_NOT_REGULAR || r == -EFBIG)
                 l->n_errors++;
         else if (!l->io_error)
                 l->io_error = r;

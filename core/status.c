@@ -27,6 +27,24 @@
 #define RECV_FLAGS MSG_DONTWAIT
 #endif
 
+/* All of it: on a stream (not Linux) a short send would leave the reader
+ * out of step, a message boundary in the middle of the next one.  A
+ * blocking send only comes back short when a signal interrupts it. */
+static int send_whole(int fd, const void *buf, size_t len)
+{
+        size_t off = 0;
+
+        while (off < len) {
+                ssize_t n = send(fd, (const char *) buf + off, len - off, MSG_NOSIGNAL);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        return n < 0 ? -errno : -EIO;
+                off += (size_t) n;
+        }
+        return 0;
+}
+
 void core_status_send(int fd, enum core_status_kind kind, int err, const char *fmt, ...)
 {
         struct core_status_msg m = { .kind = kind, .err = err };
@@ -39,7 +57,7 @@ void core_status_send(int fd, enum core_status_kind kind, int err, const char *f
         va_end(ap);
         /* The kernel attaches our credentials (the supervisor set SO_PASSCRED).
          * A failed send means the supervisor is gone; PDEATHSIG ends us anyway. */
-        (void) send(fd, &m, sizeof(m), MSG_NOSIGNAL);
+        (void) send_whole(fd, &m, sizeof(m));
 }
 
 int core_status_send_fd(int fd, int passed, const char *module)
@@ -60,7 +78,14 @@ int core_status_send_fd(int fd, int passed, const char *module)
         c->cmsg_type = SCM_RIGHTS;
         c->cmsg_len = CMSG_LEN(sizeof(int));
         memcpy(CMSG_DATA(c), &passed, sizeof(int));
-        return sendmsg(fd, &mh, MSG_NOSIGNAL) == (ssize_t) sizeof(m) ? 0 : -errno;
+        ssize_t n;
+        do
+                n = sendmsg(fd, &mh, MSG_NOSIGNAL);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        /* the fd went with the first byte; the rest of the message follows */
+        return (size_t) n == sizeof(m) ? 0 : send_whole(fd, (const char *) &m + n, sizeof(m) - (size_t) n);
 }
 
 int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *ret_fd)
@@ -82,10 +107,19 @@ int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *r
         if (n == 0)
                 return -ESHUTDOWN; /* every sender is gone: exec'd or exited */
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) {
-                        memcpy(ret_fd, CMSG_DATA(c), sizeof(int));
-                        if (RECV_FLAGS == MSG_DONTWAIT)
-                                (void) fcntl(*ret_fd, F_SETFD, FD_CLOEXEC); /* a valid fd: cannot fail */
+                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+                        /* One fd is all a message carries: any other is closed. */
+                        size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+                        for (size_t i = 0; i < k; i++) {
+                                int got;
+                                memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+                                if (*ret_fd < 0) {
+                                        *ret_fd = got;
+                                        if (RECV_FLAGS == MSG_DONTWAIT)
+                                                (void) fcntl(got, F_SETFD, FD_CLOEXEC); /* a valid fd */
+                                } else
+                                        (void) close(got);
+                        }
                 }
 #ifdef SCM_CREDENTIALS
                 else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {

@@ -30,6 +30,16 @@ static inline void closep(int *fd)
 #define TAKE_FD(fd) ({ int _t = (fd); (fd) = -1; _t; })
 
 #define ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The core's "not a regular file" (policy_load.c): EBADFD on Linux, EFTYPE
+ * where that is missing (macOS). */
+#if defined(EBADFD)
+#define E_NOT_REGULAR EBADFD
+#elif defined(EFTYPE)
+#define E_NOT_REGULAR EFTYPE
+#else
+#define E_NOT_REGULAR EINVAL
+#endif
 #define streq(a, b) (strcmp((a), (b)) == 0)
 
 /* NULL-terminated string vectors. */

@@ -8,8 +8,14 @@
  * offers (with _DARWIN_C_SOURCE), and stockade uses.
  */
 #pragma once
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+
+/* Errnos glibc defines whatever the feature macros and macOS has not:
+ * gone here too, so the code's fallbacks are what is compiled. */
+#undef EKEYREJECTED
+#undef EBADFD
 
 int asprintf(char **strp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int vasprintf(char **strp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/select.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -234,12 +235,23 @@ static int wait_for(struct tty_session *t, short events, const struct timespec *
                 struct pollfd p = { .fd = t->fd, .events = events };
                 k = ppoll(&p, 1, &ts, &t->waitmask);
 #else
-                struct pollfd ps[2] = { { .fd = t->fd, .events = events }, { .fd = t->sigpipe[0], .events = POLLIN } },
-                              p;
-                (void) ts;
-                k = poll(ps, 2, (int) (ms > 1000000 ? 1000000 : ms));
-                p = ps[0];
-                if (k > 0 && !p.revents)
+                /* select, not poll: macOS's poll(2) does not support
+                 * devices, and says POLLNVAL for a terminal. */
+                struct pollfd p = { .fd = t->fd };
+                fd_set rd, wr;
+                struct timeval tv = { ts.tv_sec, ts.tv_nsec / 1000 };
+                int top = t->fd > t->sigpipe[0] ? t->fd : t->sigpipe[0];
+
+                if (top >= FD_SETSIZE)
+                        return -EMFILE;
+                FD_ZERO(&rd);
+                FD_ZERO(&wr);
+                FD_SET(t->sigpipe[0], &rd);
+                FD_SET(t->fd, events & POLLOUT ? &wr : &rd);
+                k = select(top + 1, &rd, &wr, NULL, &tv);
+                if (k > 0 && FD_ISSET(t->fd, events & POLLOUT ? &wr : &rd))
+                        p.revents = events;
+                else if (k > 0)
                         k = 0; /* only the pipe: caught_signal says the rest */
 #endif
                 if (k < 0 && errno == EINTR && !caught_signal)

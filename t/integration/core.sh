@@ -151,6 +151,21 @@ took=$(( $(date +%s) - start ))
 if [ "$took" -lt 10 ] && ! pgrep -f '^sleep 27$' > /dev/null; then ok "a leftover's own children are killed too, without waiting for them"
 else not_ok "a leftover's own children are killed too, without waiting for them" "took ${took}s"; pkill -f '^sleep 27$'; fi
 
+# Started with SIGCHLD ignored (a harness's SIG_IGN, kept across exec) or
+# blocked: the kernel would reap the child, or no handler would run, and a
+# supervisor waiting for SIGCHLD would wait for ever.
+open_policy "$P"
+check_status "started with SIGCHLD ignored: the status still comes back" 5 \
+        timeout -s KILL 20 python3 -c "
+import os, signal, sys
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+os.execv(sys.argv[1], sys.argv[1:])" "$STK" run --policy "$P" -- sh -c 'exit 5'
+check_status "started with SIGCHLD and SIGTERM blocked: the status still comes back" 5 \
+        timeout -s KILL 20 python3 -c "
+import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD, signal.SIGTERM})
+os.execv(sys.argv[1], sys.argv[1:])" "$STK" run --policy "$P" -- sh -c 'exit 5'
+
 # SIGTERM to stockade reaches the command
 rm -f "$T_TMP/got-term"
 "$STK" run --policy "$P" --workspace "$T_TMP" -- sh -c "trap 'touch $T_TMP/got-term; exit 3' TERM; while :; do sleep 0.05; done" &

@@ -5,7 +5,7 @@
 #   - the core's own tests (core.sh) run again against that binary: exit
 #     statuses, signals, fds, sessions, leftovers, the loader, control flags;
 #   - what only the portable code does: the inner helper exec'd by path with
-#     its config in an unlinked file and its modules loaded by path (a
+#     its config through a socket and its modules loaded by path (a
 #     stand-in wrapper, t_scripted's `wrap`), root refused where nothing
 #     takes root's privileges away, doctor and compare on such a system.
 . "$(dirname "$0")/../lib.sh"
@@ -35,7 +35,7 @@ policy() {  # policy FILE STACK-LINE...
         for l in "$@"; do echo "  - $l" >> "$f"; done
 }
 
-# A wrapper's inner helper: exec'd by path, config from an unlinked file,
+# A wrapper's inner helper: exec'd by path, config through a socket,
 # module by path, READY over a stream status channel.
 P=$T_TMP/wrap.yaml M=$T_TMP/inner.marker
 policy "$P" "{ phase: pre-exec, control: required, module: t_scripted, args: { wrap: [/usr/bin/env, STK_WRAPPED=yes] } }" \

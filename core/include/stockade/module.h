@@ -26,9 +26,16 @@
 #ifndef STOCKADE_MODULE_H
 #define STOCKADE_MODULE_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+/* EKEYREJECTED ("an integrity check failed", above) is Linux's errno;
+ * where there is none (macOS) the SDK gives it a number of its own. */
+#ifndef EKEYREJECTED
+#define EKEYREJECTED 4096
+#endif
 
 #ifdef __cplusplus
 extern "C" {
