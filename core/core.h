@@ -104,7 +104,8 @@ struct core_run {
          * prepare runs (NULL outside one), whether it handed over, and
          * where to.  Child: what arrived, by in-sandbox ordinal. */
         struct stk_ctx *preparing;
-        bool handoff_sent;
+        bool handoff_sent, handoff_broken;
+        size_t handoff_total;           /* bytes handed over in this run */
         int handoff_fd;
         struct core_handoff *handoffs;
         size_t n_handoffs;

@@ -75,14 +75,19 @@ void core_prepare_in_sandbox(struct core_run *run, int status_fd)
                 if (r >= 0)
                         r = ctx->mod->desc->prepare(ctx);
                 run->preparing = NULL;
+                /* A child gone already (it failed, or a line before this one
+                 * ended the phase) is not this line's failure. */
                 if (r < 0 && ctx->probe_r >= 0)
-                        core_log(STK_LOG_ERROR, "%s (%s:%u): prepare failed: %s", ctx->mod->name,
-                                 ctx->line->origin.file, ctx->line->origin.line, strerror(-r));
-                if (r < 0 || !run->handoff_sent) {
+                        core_log(r == -EPIPE || r == -ECONNRESET ? STK_LOG_DEBUG : STK_LOG_ERROR,
+                                 "%s (%s:%u): prepare failed: %s", ctx->mod->name, ctx->line->origin.file,
+                                 ctx->line->origin.line, strerror(-r));
+                if ((r < 0 || !run->handoff_sent) && !run->handoff_broken) {
                         int e = core_status_send_handoff(status_fd, ordinal, r < 0 ? -r : 0, NULL, 0);
-                        if (e < 0)
+                        if (e < 0) {
                                 /* the child is gone or going: it reports why */
                                 core_log(STK_LOG_DEBUG, "handoff to the child: %s", strerror(-e));
+                                run->handoff_broken = true;
+                        }
                 }
         }
         run->phase = saved;
@@ -97,11 +102,21 @@ int core_handoff(struct stk_ctx *ctx, const void *data, size_t len)
                 return -EPERM;
         if (run->handoff_sent)
                 return -EEXIST;
-        if (len > STK_HANDOFF_MAX)
+        /* The supervisor sends before its event loop runs, so everything
+         * must fit in the socket's buffer at once, or a child waiting for
+         * the supervisor's answer to a seccomp notification, before taking
+         * its handoff, would wait for a supervisor blocked in send (found by
+         * review): STK_HANDOFF_MAX is the whole run's. */
+        if (len > STK_HANDOFF_MAX - run->handoff_total)
                 return -E2BIG;
+        if (run->handoff_broken)
+                return -EPIPE;
         r = core_status_send_handoff(run->handoff_fd, (int) ordinal_of(run, ctx), 0, data, len);
-        if (r >= 0)
+        if (r >= 0) {
                 run->handoff_sent = true;
+                run->handoff_total += len;
+        } else
+                run->handoff_broken = true; /* a stream is out of step now: nothing more on it */
         return r;
 }
 

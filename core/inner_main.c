@@ -80,15 +80,21 @@ static int line_from_json(struct json_object *o, struct core_line *l)
         return 0;
 }
 
+#define CONFIG_MAX (1 << 20)
 static int read_config(int fd, struct json_object **ret)
 {
-        char buf[65536];
-        ssize_t n = 0, k;
+        _cleanup_free_ char *buf = malloc(CONFIG_MAX + 1);
+        size_t n = 0;
+        ssize_t k = 0;
 
-        while ((k = read(fd, buf + n, sizeof(buf) - 1 - (size_t) n)) > 0)
-                n += k;
+        if (!buf)
+                return -ENOMEM;
+        while (n <= CONFIG_MAX && (k = read(fd, buf + n, CONFIG_MAX + 1 - n)) > 0)
+                n += (size_t) k;
         if (k < 0)
                 return -errno;
+        if (n > CONFIG_MAX)
+                return -E2BIG; /* never parsed cut short (found by review) */
         buf[n] = '\0';
         *ret = json_tokener_parse(buf);
         return *ret ? 0 : -EBADMSG;

@@ -262,11 +262,17 @@ int os_status_socketpair(int sp[2])
 {
         int r;
 
+        int size = 256 * 1024; /* macOS's default is 8 KiB: the handoffs (handoff.c) must fit at once */
+
         if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) < 0)
                 return -errno;
         r = set_flags(sp[0], false);
         if (r >= 0)
                 r = set_flags(sp[1], false);
+        for (int i = 0; r >= 0 && i < 2; i++)
+                if (setsockopt(sp[i], SOL_SOCKET, SO_SNDBUF, &size, sizeof(size)) < 0 ||
+                    setsockopt(sp[i], SOL_SOCKET, SO_RCVBUF, &size, sizeof(size)) < 0)
+                        r = -errno;
         if (r < 0) {
                 close(sp[0]);
                 close(sp[1]);

@@ -76,6 +76,29 @@ static int read_pointer(const char *file, const char *prefix, const char *base, 
         return r;
 }
 
+/* The writable roots of the policy being protected (core_protect_paths). */
+static const struct core_policy *current;
+
+/* A "gitdir:" pointer names a directory that becomes protected: one the
+ * command wrote (a .git file it made) could name any directory, a writable
+ * root itself (the whole workspace read-only from the next run on, found by
+ * review).  Only a directory git would take for a repository (a HEAD file)
+ * and that holds no writable root is taken. */
+static int plausible_gitdir(const char *gitdir)
+{
+        _cleanup_free_ char *head = NULL;
+        struct stat st;
+
+        if (asprintf(&head, "%s/HEAD", gitdir) < 0)
+                return -ENOMEM;
+        if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode))
+                return -ENOTDIR;
+        for (size_t i = 0; current && i < current->write.n; i++)
+                if (path_is_beneath(current->write.items[i].value, gitdir))
+                        return -ELOOP;
+        return 0;
+}
+
 /* The repository's gitdir and common dir (a linked worktree's .git is a
  * "gitdir:" pointer file; its hooks and config live in the common dir). */
 static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, bool *ret_pointer)
@@ -91,10 +114,29 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
                 return -errno;
         if (S_ISDIR(st.st_mode))
                 gitdir = strdup(dotgit);
-        else if (S_ISREG(st.st_mode)) {
+        else if (S_ISLNK(st.st_mode)) {
+                /* Google's repo tool: .git -> ../.repo/projects/x.git.  git
+                 * follows it, so the protection goes to where it points
+                 * (the link itself is the command's to replace: mounts
+                 * follow links, stockade.yaml(5)). */
+                r = path_canonicalize(dotgit, &gitdir);
+                if (r >= 0 && (stat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode)))
+                        r = -ENOENT;
+                if (r >= 0)
+                        r = plausible_gitdir(gitdir);
+                if (r < 0) {
+                        free(gitdir);
+                        return r;
+                }
+        } else if (S_ISREG(st.st_mode)) {
                 r = read_pointer(dotgit, "gitdir: ", root, &gitdir);
                 if (r < 0)
                         return r;
+                r = plausible_gitdir(gitdir);
+                if (r < 0) {
+                        free(gitdir);
+                        return r;
+                }
         } else
                 return -ENOENT;
         if (!gitdir || asprintf(&commondir_file, "%s/commondir", gitdir) < 0) {
@@ -102,6 +144,8 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
                 return -ENOMEM;
         }
         r = read_pointer(commondir_file, "", gitdir, &common);
+        if (r >= 0 && plausible_gitdir(common) < 0)
+                r = -ENOTDIR, free(common), common = NULL;
         if (r < 0)
                 common = strdup(gitdir);
         if (!common) {
@@ -114,41 +158,118 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
         return 0;
 }
 
-/* Submodules keep their repositories in <gitdir>/modules/<name> (nested
- * ones in .../modules/<name>/modules/<name>): git runs their hooks and
+/* Submodules keep their repositories in <gitdir>/modules/<name>, where the
+ * name may hold slashes (modules/x/y/z for a submodule at x/y/z) and nested
+ * ones go on in .../modules/<name>/modules/<name>: git runs their hooks and
  * reads their config when it works in a submodule, so under `git:
- * surfaces` those are surfaces too.  A missing hooks directory is masked as
- * an empty one, which git reads as no hooks.  Bounded: depth and count. */
-static int protect_modules(const char *gitdir, char ***v, unsigned depth, unsigned *budget)
+ * surfaces` those are surfaces too.  A directory with a HEAD is a
+ * repository; one without is part of a name, and gone into.  A missing
+ * hooks directory is masked as an empty one, which git reads as no hooks.
+ * Bounded, and what the bound leaves out is an error, not silence: a
+ * command could otherwise make 200 names to hide the 201st (found by
+ * review). */
+#define MODULES_DEPTH 8
+#define MODULES_MAX 256
+static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *budget)
+{
+        struct dirent *e;
+        DIR *d;
+        int r = 0;
+
+        if (depth > MODULES_DEPTH)
+                return 0;
+        d = opendir(dir);
+        if (!d)
+                return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+        while (r >= 0 && (e = readdir(d))) {
+                _cleanup_free_ char *sub = NULL, *head = NULL, *nested = NULL;
+                struct stat st;
+
+                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
+                        continue;
+                if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0 || asprintf(&head, "%s/HEAD", sub) < 0 ||
+                    asprintf(&nested, "%s/modules", sub) < 0) {
+                        r = -ENOMEM;
+                        break;
+                }
+                if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
+                        continue;
+                if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode)) {
+                        r = scan_modules(sub, v, depth + 1, budget); /* a part of a name */
+                        continue;
+                }
+                if (*budget == 0) {
+                        core_log(STK_LOG_ERROR, "%s: more than %d submodule repositories; stockade protects at most "
+                                 "that many (git: off takes the protection away)", dir, MODULES_MAX);
+                        r = -E2BIG;
+                        break;
+                }
+                (*budget)--;
+                r = push_joined(v, sub, "hooks");
+                if (r >= 0)
+                        r = push_joined(v, sub, "config");
+                if (r >= 0)
+                        r = scan_modules(nested, v, depth + 1, budget);
+        }
+        closedir(d);
+        return r;
+}
+
+static int protect_modules(const char *gitdir, char ***v)
+{
+        _cleanup_free_ char *dir = NULL;
+        unsigned budget = MODULES_MAX;
+
+        if (asprintf(&dir, "%s/modules", gitdir) < 0)
+                return -ENOMEM;
+        return scan_modules(dir, v, 0, &budget);
+}
+
+/* Only if it exists: the mask of a missing name is an empty directory,
+ * which git cannot read as one of these files. */
+static int push_existing(char ***v, const char *dir, const char *name)
+{
+        _cleanup_free_ char *p = NULL;
+        struct stat st;
+
+        if (asprintf(&p, "%s/%s", dir, name) < 0)
+                return -ENOMEM;
+        return lstat(p, &st) == 0 ? push_joined(v, dir, name) : 0;
+}
+
+/* Linked worktrees: <common>/worktrees/<id>/ holds each one's commondir,
+ * gitdir and config.worktree; a commondir rewritten there points git, in a
+ * worktree outside the workspace, at hooks of the command's making (found
+ * by review). */
+static int protect_worktrees(const char *common, char ***v)
 {
         _cleanup_free_ char *dir = NULL;
         struct dirent *e;
         DIR *d;
         int r = 0;
 
-        if (depth > 4 || asprintf(&dir, "%s/modules", gitdir) < 0)
-                return depth > 4 ? 0 : -ENOMEM;
+        if (asprintf(&dir, "%s/worktrees", common) < 0)
+                return -ENOMEM;
         d = opendir(dir);
         if (!d)
                 return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
-        while (r >= 0 && *budget > 0 && (e = readdir(d))) {
-                _cleanup_free_ char *sub = NULL, *head = NULL;
+        while (r >= 0 && (e = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
                 struct stat st;
 
-                if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
                         continue;
-                if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0 || asprintf(&head, "%s/HEAD", sub) < 0) {
+                if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0) {
                         r = -ENOMEM;
                         break;
                 }
-                if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode))
-                        continue; /* not a repository: a directory of grouped names, or junk */
-                (*budget)--;
-                r = push_joined(v, sub, "hooks");
+                if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
+                        continue;
+                r = push_existing(v, sub, "commondir");
                 if (r >= 0)
-                        r = push_joined(v, sub, "config");
+                        r = push_existing(v, sub, "gitdir");
                 if (r >= 0)
-                        r = protect_modules(sub, v, depth + 1, budget);
+                        r = push_existing(v, sub, "config.worktree");
         }
         closedir(d);
         return r;
@@ -196,10 +317,10 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
          * this mode (stockade.yaml(5)). */
         if (r >= 0 && !streq(common, gitdir))
                 r = push_joined(v, gitdir, "commondir");
-        if (r >= 0) {
-                unsigned budget = 64;
-                r = protect_modules(common, v, 0, &budget);
-        }
+        if (r >= 0)
+                r = protect_modules(common, v);
+        if (r >= 0)
+                r = protect_worktrees(common, v);
         return r;
 }
 
@@ -208,48 +329,52 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
  * happens in them, so they get the root's own protection (fs_bwrap also
  * pins the directories above each, so none can be renamed away and
  * replaced).  Two levels down, no symlink followed, never into a .git or
- * node_modules.  This runs before every command, and a command can make
- * directories to push a repository out of any fixed budget, so the budget
- * is generous where it is cheap: every entry of the root is looked at (one
- * open and one stat), and the entries listed for the level below are the
- * oldest first (by ctime, which nobody can set back: a command's fresh
- * directories come last).  What a budget leaves out is said, not hidden. */
-#define NESTED_LOOKS 4096       /* entries of a root looked at */
-#define NESTED_LISTS 256        /* of those, directories listed for the level below */
+ * node_modules.  A command can make directories and repositories, so no
+ * budget may leave a real repository out in silence: every directory is
+ * looked at up to the bounds below, and a workspace beyond them is refused
+ * with a message saying so (git: off runs it unprotected).  Found by
+ * review: a first version listed the 256 oldest directories, and a command
+ * can renew a directory's ctime. */
+#define NESTED_ENTRIES 16384    /* directories looked at, both levels */
+#define NESTED_REPOS 256        /* repositories protected below one root */
 
-struct nested_dir {
-        char *path;
-        time_t ctime;           /* seconds: st_ctim is not everywhere (macOS) */
+struct nested_scan {
+        const char *root;
+        enum core_git_protect mode;
+        unsigned entries, repos;
 };
 
 /* `path/.git` is there: protect it as a repository, or, if git would not
- * take it for one (a .git file naming nothing, one we cannot read), keep
+ * take it for one (a .git file naming nothing, or a writable root), keep
  * the name itself (whole mode) so it cannot become one.  Never an error
  * but ENOMEM: one stray file must not stop every later run. */
-static int nested_repo(const char *path, enum core_git_protect mode, char ***v)
+static int nested_repo(struct nested_scan *n, const char *path, char ***v)
 {
-        int r = protect_git(path, mode, v);
+        int r;
 
-        if (r >= 0 || r == -ENOMEM)
+        if (++n->repos > NESTED_REPOS) {
+                core_log(STK_LOG_ERROR, "%s: more than %d repositories below it; stockade protects the hooks "
+                         "and config of at most that many (narrow the workspace, or git: off to run it "
+                         "unprotected)", n->root, NESTED_REPOS);
+                return -E2BIG;
+        }
+        r = protect_git(path, n->mode, v);
+        if (r >= 0 || r == -ENOMEM || r == -E2BIG)
                 return r;
         core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", path, strerror(-r));
-        return mode == CORE_GIT_WHOLE ? push_joined(v, path, ".git") : 0;
+        return n->mode == CORE_GIT_WHOLE ? push_joined(v, path, ".git") : 0;
 }
 
-/* A directory of `dfd` (no symlink), and whether it has a .git entry. */
-static int look_at(int dfd, const char *name, struct stat *ret_st, bool *ret_git)
+/* A directory of `dfd` (no symlink), and whether it has a .git entry (a
+ * symlinked .git too: git follows it, and protect_git resolves it). */
+static int look_at(int dfd, const char *name, bool *ret_git)
 {
         struct stat g;
         int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
         if (fd < 0)
                 return -errno; /* not a directory, a symlink, gone, unreadable */
-        if (fstat(fd, ret_st) < 0) {
-                int r = -errno;
-                close(fd);
-                return r;
-        }
-        *ret_git = fstatat(fd, ".git", &g, AT_SYMLINK_NOFOLLOW) == 0 && (S_ISDIR(g.st_mode) || S_ISREG(g.st_mode));
+        *ret_git = fstatat(fd, ".git", &g, 0) == 0 && (S_ISDIR(g.st_mode) || S_ISREG(g.st_mode));
         return fd;
 }
 
@@ -258,13 +383,9 @@ static bool skipped_name(const char *n)
         return streq(n, ".") || streq(n, "..") || streq(n, ".git") || streq(n, "node_modules");
 }
 
-/* Every directory entry of `dir`: repositories protected; with `below`,
- * the directories collected for the next level (up to `max`). */
-static int scan_level(const char *dir, enum core_git_protect mode, char ***v, struct nested_dir *below,
-                      size_t max, size_t *n_below, bool *cut)
+static int scan_level(struct nested_scan *n, const char *dir, unsigned depth, char ***v)
 {
         int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r = 0;
-        unsigned looks = 0;
         struct dirent *e;
         DIR *d;
 
@@ -277,7 +398,6 @@ static int scan_level(const char *dir, enum core_git_protect mode, char ***v, st
         }
         while (r >= 0 && (e = readdir(d))) {
                 _cleanup_free_ char *sub = NULL;
-                struct stat st;
                 bool git = false;
                 int fd;
 
@@ -287,58 +407,71 @@ static int scan_level(const char *dir, enum core_git_protect mode, char ***v, st
                 if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
                         continue;
 #endif
-                if (++looks > NESTED_LOOKS) {
-                        *cut = true;
-                        break;
-                }
-                fd = look_at(dirfd(d), e->d_name, &st, &git);
+                fd = look_at(dirfd(d), e->d_name, &git);
                 if (fd < 0)
                         continue;
                 close(fd);
+                if (++n->entries > NESTED_ENTRIES) {
+                        core_log(STK_LOG_ERROR, "%s: more than %d directories in its first two levels; stockade "
+                                 "looks through at most that many for repositories to protect (narrow the "
+                                 "workspace, or git: off to run it unprotected)", n->root, NESTED_ENTRIES);
+                        r = -E2BIG;
+                        break;
+                }
                 if (asprintf(&sub, "%s/%s", streq(dir, "/") ? "" : dir, e->d_name) < 0) {
                         r = -ENOMEM;
                         break;
                 }
                 if (git)
-                        r = nested_repo(sub, mode, v);
-                if (r >= 0 && below && *n_below < max)
-                        below[(*n_below)++] = (struct nested_dir) { TAKE_PTR(sub), st.st_ctime };
+                        r = nested_repo(n, sub, v);
+                if (r >= 0 && depth < 2)
+                        r = scan_level(n, sub, depth + 1, v);
         }
         closedir(d);
         return r;
 }
 
-static int older_first(const void *a, const void *b)
-{
-        const struct nested_dir *x = a, *y = b;
-
-        return (x->ctime > y->ctime) - (x->ctime < y->ctime);
-}
-
 static int protect_nested(const char *root, enum core_git_protect mode, char ***v)
 {
-        struct nested_dir *below = calloc(NESTED_LOOKS, sizeof(*below));
-        size_t n = 0;
-        bool cut = false;
-        int r;
+        struct nested_scan n = { .root = root, .mode = mode };
 
-        if (!below)
+        return scan_level(&n, root, 1, v);
+}
+
+/* The user's own startup files when a writable root holds them: the
+ * built-in names at $HOME too when HOME is below the root (write: [/home]),
+ * and git's XDG config wherever a root holds it (~/.config/git/config: a
+ * core.fsmonitor there runs on the user's next git status, found by
+ * review).  Paths as the environment names them, made canonical. */
+static int protect_home(const char *root, char ***v)
+{
+        _cleanup_free_ char *home = NULL, *xdg = NULL, *raw = NULL;
+        const char *h = getenv("HOME"), *x = getenv("XDG_CONFIG_HOME");
+        int r = 0;
+
+        if (!h || h[0] != '/' || path_canonicalize(h, &home) < 0)
+                return 0; /* no home to speak of */
+        if (x && x[0] == '/')
+                raw = strdup(x);
+        else if (asprintf(&raw, "%s/.config", home) < 0)
+                raw = NULL;
+        if (!raw || path_canonicalize(raw, &xdg) < 0)
                 return -ENOMEM;
-        r = scan_level(root, mode, v, below, NESTED_LOOKS, &n, &cut);
-        if (r >= 0) {
-                qsort(below, n, sizeof(*below), older_first);
-                if (n > NESTED_LISTS)
-                        cut = true;
+        if (path_is_beneath(home, root) && !streq(home, root))
+                for (size_t k = 0; r >= 0 && protect_defaults[k]; k++)
+                        r = push_joined(v, home, protect_defaults[k]);
+        /* Both: git reads $XDG_CONFIG_HOME/git/config, or ~/.config/git/config
+         * where that is unset, and the user's next shell may differ from ours. */
+        for (int k = 0; r >= 0 && k < 2; k++) {
+                _cleanup_free_ char *git = NULL;
+                if (k == 0 ? asprintf(&git, "%s/git", xdg) < 0 : asprintf(&git, "%s/.config/git", home) < 0)
+                        return -ENOMEM;
+                if (!path_is_beneath(git, root))
+                        continue;
+                r = push_joined(v, git, "config");
+                if (r >= 0)
+                        r = push_joined(v, git, "attributes");
         }
-        for (size_t i = 0; r >= 0 && i < n && i < NESTED_LISTS; i++)
-                r = scan_level(below[i].path, mode, v, NULL, 0, NULL, &cut);
-        for (size_t i = 0; i < n; i++)
-                free(below[i].path);
-        free(below);
-        if (r >= 0 && cut)
-                core_log(STK_LOG_WARNING, "%s has more directories than stockade looks through for repositories "
-                         "below it (%d entries a level, the %d oldest listed): a repository among the rest "
-                         "has no protection of its hooks and config", root, NESTED_LOOKS, NESTED_LISTS);
         return r;
 }
 
@@ -346,6 +479,8 @@ int core_protect_paths(const struct core_policy *p, char ***ret)
 {
         char **v = calloc(1, sizeof(char *));
         int r = v ? 0 : -ENOMEM;
+
+        current = p;
 
         for (size_t i = 0; r >= 0 && i < p->write.n; i++) {
                 const char *root = p->write.items[i].value;
@@ -358,9 +493,12 @@ int core_protect_paths(const struct core_policy *p, char ***ret)
                 }
                 for (size_t k = 0; r >= 0 && p->protect_defaults && protect_defaults[k]; k++)
                         r = push_joined(&v, root, protect_defaults[k]);
+                if (r >= 0 && p->protect_defaults)
+                        r = protect_home(root, &v);
                 for (size_t k = 0; r >= 0 && k < p->protect.n; k++)
                         r = push_joined(&v, root, p->protect.items[k].value);
         }
+        current = NULL;
         if (r < 0) {
                 strv_free(v);
                 return r;

@@ -157,20 +157,28 @@ struct handoff_head {
 int core_status_send_handoff(int fd, int ordinal, int err, const void *data, size_t len)
 {
         struct handoff_head h = { CORE_STATUS_HANDOFF, ordinal, err, (uint32_t) len };
-        struct iovec iov[2] = { { &h, sizeof(h) }, { (void *) data, len } };
-        struct msghdr mh = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
-        ssize_t n;
+        _cleanup_free_ char *buf = NULL;
 
         if (len > STK_HANDOFF_MAX)
                 return -E2BIG;
-        /* One message on SEQPACKET; on a stream the reader takes the head,
-         * then exactly len bytes. */
-        do
-                n = sendmsg(fd, &mh, MSG_NOSIGNAL);
-        while (n < 0 && errno == EINTR);
-        if (n < 0)
-                return -errno;
-        return (size_t) n == sizeof(h) + len ? 0 : -EIO;
+        /* One buffer, one message on SEQPACKET; on a stream (not Linux) sent
+         * whole, since the reader takes the head, then exactly len bytes. */
+        buf = malloc(sizeof(h) + len);
+        if (!buf)
+                return -ENOMEM;
+        memcpy(buf, &h, sizeof(h));
+        if (len)
+                memcpy(buf + sizeof(h), data, len);
+        if (OS_LINUX) {
+                ssize_t n;
+                do
+                        n = send(fd, buf, sizeof(h) + len, MSG_NOSIGNAL);
+                while (n < 0 && errno == EINTR);
+                if (n < 0)
+                        return -errno;
+                return (size_t) n == sizeof(h) + len ? 0 : -EIO;
+        }
+        return send_whole(fd, buf, sizeof(h) + len);
 }
 
 /* Exactly size bytes from a stream (not Linux's SEQPACKET). */

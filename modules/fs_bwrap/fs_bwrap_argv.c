@@ -330,7 +330,7 @@ static const char *root_of(const struct build *b, const char *p)
  * with hooks the user's next git command runs.  A directory bound on
  * itself is a mount point, and rename(2) of one fails (EBUSY), so each
  * directory between the writable root and an island is bound on itself,
- * read-write as before, parents first and before the islands. */
+ * read-write as before, parents first, before the islands (emit_pins). */
 static void pin_ancestors(struct build *b, const char *const *islands, size_t n)
 {
         struct strv pins = { 0 };
@@ -369,6 +369,32 @@ static void pin_ancestors(struct build *b, const char *const *islands, size_t n)
         fs_bwrap_strv_free(pins.v);
 }
 
+/* Right after the writable roots, before other modules' binds: a pin is a
+ * recursive bind from the host, and would cover a read-only bind made
+ * below it earlier (found by review). */
+static int emit_pins(struct build *b)
+{
+        const char *const *ro = b->s->read_only, *const *hide = b->s->hide;
+        const char **v, **mine;
+        size_t n, k = 0;
+        int r = sorted(ro, &v, &n);
+
+        if (r < 0)
+                return r;
+        mine = calloc(n + 1, sizeof(*mine));
+        if (!mine) {
+                free(v);
+                return -ENOMEM;
+        }
+        for (size_t i = 0; i < n; i++)
+                if (!inside_any(v[i], hide) && !inside_any(v[i], ro) && visible(b, v[i]) && creatable(b, v[i]))
+                        mine[k++] = v[i];
+        pin_ancestors(b, mine, k);
+        free(mine);
+        free(v);
+        return b->argv.err < 0 ? b->argv.err : 0;
+}
+
 static int emit_islands(struct build *b)
 {
         const char *const *ro = b->s->read_only, *const *hide = b->s->hide;
@@ -376,18 +402,6 @@ static int emit_islands(struct build *b)
         size_t n;
         int r = sorted(ro, &v, &n);
 
-        if (r >= 0) {
-                const char **mine = calloc(n + 1, sizeof(*mine));
-                size_t k = 0;
-                if (!mine)
-                        r = -ENOMEM;
-                for (size_t i = 0; mine && i < n; i++)
-                        if (!inside_any(v[i], hide) && !inside_any(v[i], ro) && visible(b, v[i]) && creatable(b, v[i]))
-                                mine[k++] = v[i];
-                if (mine)
-                        pin_ancestors(b, mine, k);
-                free(mine);
-        }
         for (size_t i = 0; r >= 0 && i < n; i++) {
                 /* inside another island or a hidden path: already covered */
                 if (inside_any(v[i], hide) || inside_any(v[i], ro) || !visible(b, v[i]))
@@ -446,8 +460,10 @@ int fs_bwrap_build(const struct stk_settings *s, const struct stk_bind *binds, s
         if (r >= 0) {
                 emit_head(&b);
                 emit_filesystem(&b);
+                r = emit_pins(&b);
                 emit_binds(&b, binds, n_binds);
-                r = emit_islands(&b);
+                if (r >= 0)
+                        r = emit_islands(&b);
         }
         if (r >= 0)
                 r = emit_hides(&b);

@@ -92,6 +92,9 @@ if [ -f "$T_TMP/wt/.git" ]; then
                 sh -c "cd '$T_TMP/wt' && '$STK' run --profile workspace-write -- sh -c 'echo ../../evil > \"\$(git rev-parse --git-dir)/commondir\"; true'"
         check "workspace-write: git still works in the worktree" \
                 sh -c "cd '$T_TMP/wt' && '$STK' run --profile workspace-write -- git status --short"
+        # from the main workspace: .git/worktrees/wt/commondir steers the worktree outside
+        check_output "workspace-write: the main .git's record of a worktree is read-only" "$DENIED" \
+                sbx --profile workspace-write -- sh -c 'echo ../../../evil > .git/worktrees/wt/commondir; true'
 else
         skip "linked worktree" "git worktree add failed"
 fi
@@ -142,10 +145,24 @@ if git init -q "$T_WS/vendor/lib" 2>/dev/null; then
         mkdir -p "$T_WS/junk" && echo garbage > "$T_WS/junk/.git"
         check "default: a stray .git file stops no run" sbx -- true
         check_output "  and stays what it is (whole mode)" "$DENIED" sbx -- sh -c 'echo gitdir: /tmp > junk/.git; true'
-        rm -rf "$T_WS/vendor" "$T_WS/junk"
+        # a planted gitdir: pointer names no directory to make read-only
+        mkdir -p "$T_WS/x" && echo "gitdir: $T_WS" > "$T_WS/x/.git"
+        check "default: a gitdir: pointer to the workspace makes it no island" sbx -- sh -c 'echo w > written.txt'
+        # a .git that is a symlink (Google's repo tool) is followed, as git does
+        mkdir -p "$T_WS/.repo" && git init -q --bare "$T_WS/.repo/p.git" && mkdir -p "$T_WS/p" &&
+                ln -s ../.repo/p.git "$T_WS/p/.git"
+        check_output "workspace-write: the hooks behind a symlinked .git are read-only" "$DENIED" \
+                sbx --profile workspace-write -- sh -c 'echo x > p/.git/hooks/pre-commit; true'
+        rm -rf "$T_WS/vendor" "$T_WS/junk" "$T_WS/x" "$T_WS/p" "$T_WS/.repo" "$T_WS/written.txt"
 else
         skip "a nested repository's hooks are read-only" "git init failed here"
 fi
+
+# The workspace is the home directory: git's XDG config there is a surface too
+# (a core.fsmonitor in it runs on the next git status).
+check_output "default, workspace = HOME: ~/.config/git/config cannot be written" "$DENIED|Is a directory" \
+        sh -c "cd '$T_HOME' && '$STK' run --workspace '$T_HOME' -- sh -c 'mkdir -p .config/git; echo x > .config/git/config; true'"
+check_status "  nor is one left on the host" 1 test -s "$T_HOME/.config/git/config"
 
 # --- read-only, ci, full-access -------------------------------------------------
 check_output "read-only: workspace write fails" "$DENIED" sbx --profile read-only -- sh -c 'echo x > ro.txt; true'

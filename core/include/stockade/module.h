@@ -276,8 +276,8 @@ struct stk_host {
                              const char **ret_decider);
 
         /* ABI 1.4.  Prepare only (supervisor): hand this line's in-sandbox
-         * hook `len` bytes (at most STK_HANDOFF_MAX), once.  The core copies
-         * them. */
+         * hook `len` bytes, once.  The core copies them.  STK_HANDOFF_MAX is
+         * what all lines of a run may hand over together (-E2BIG beyond). */
         int (*handoff)(struct stk_ctx *ctx, const void *data, size_t len);
 
         /* ABI 1.4.  In-sandbox only: what this line's prepare handed over.

@@ -373,6 +373,35 @@ static void test_module_binds(void)
         fs_bwrap_argv_done(&a);
 }
 
+/* A directory between a writable root and an island is bound on itself
+ * (rename fails on a mount point), before other modules' binds, which a
+ * recursive bind from the host made later would cover, and before the
+ * islands; not the root's own top level, not outside writable roots. */
+static void test_pins(void)
+{
+        const char *const w[] = { "/w", NULL };
+        const char *const ro[] = { "/w/.git/hooks", "/w/a/b/.git", "/w/.gitmodules", "/etc/x/y", NULL };
+        const struct fake_path fs[] = { { "/w", FS_BWRAP_DIR }, { "/w/.git", FS_BWRAP_DIR },
+                                        { "/w/.git/hooks", FS_BWRAP_DIR }, { "/w/a", FS_BWRAP_DIR },
+                                        { "/w/a/b", FS_BWRAP_DIR }, { "/w/a/b/.git", FS_BWRAP_DIR },
+                                        { "/w/.gitmodules", FS_BWRAP_OTHER }, { "/etc/x", FS_BWRAP_DIR },
+                                        { "/etc/x/y", FS_BWRAP_OTHER }, { 0 } };
+        const struct stk_bind binds[] = { { "/run/m/conf", "/w/a/conf", 0 } };
+        struct stk_settings s = settings(w, ro, NULL, 1, STK_NET_OFF);
+        struct fs_bwrap_argv a = build_full(&s, binds, 1, fs, false, 0);
+        int pin_git = find(a.argv, "--bind", "/w/.git", "/w/.git"), pin_a = find(a.argv, "--bind", "/w/a", "/w/a");
+        int pin_ab = find(a.argv, "--bind", "/w/a/b", "/w/a/b"), mod = find(a.argv, "--ro-bind", "/run/m/conf", "/w/a/conf");
+
+        CU_ASSERT_TRUE(pin_git > find(a.argv, "--bind", "/w", "/w"));
+        CU_ASSERT_TRUE(pin_a > 0 && pin_ab > pin_a);
+        CU_ASSERT_TRUE(mod > pin_ab && mod > pin_git);
+        CU_ASSERT_TRUE(find(a.argv, "--ro-bind", "/w/.git/hooks", "/w/.git/hooks") > mod);
+        CU_ASSERT_TRUE(find(a.argv, "--ro-bind", "/w/a/b/.git", "/w/a/b/.git") > mod);
+        CU_ASSERT_EQUAL(find(a.argv, "--bind", "/etc/x", "/etc/x"), -1);
+        CU_ASSERT_EQUAL(find(a.argv, "--bind", "/w/.gitmodules", "/w/.gitmodules"), -1);
+        fs_bwrap_argv_done(&a);
+}
+
 static void test_invalid_paths(void)
 {
         const struct fake_path fs[] = { { 0 } };
@@ -469,6 +498,7 @@ UNIT_SUITE(fs_bwrap_argv,
            UNIT_TEST(test_network_modes),
            UNIT_TEST(test_host_proc),
            UNIT_TEST(test_module_binds),
+           UNIT_TEST(test_pins),
            UNIT_TEST(test_invalid_paths),
            UNIT_TEST(test_kind_error_fails),
            UNIT_TEST(test_chdir),
