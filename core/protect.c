@@ -52,14 +52,23 @@ static int push_joined(char ***v, const char *dir, const char *name)
 static int read_pointer(const char *file, const char *prefix, const char *base, char **ret)
 {
         char buf[4096], *joined = NULL;
-        FILE *f = fopen(file, "re");
-        size_t n;
+        /* Not blocking, and only a regular file: a fifo a command left as
+         * commondir would hang every later run (found by review). */
+        int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        struct stat st;
+        ssize_t n;
         int r;
 
-        if (!f)
+        if (fd < 0)
                 return -errno;
-        n = fread(buf, 1, sizeof(buf) - 1, f);
-        fclose(f);
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                close(fd);
+                return -EINVAL;
+        }
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n < 0)
+                return -EIO;
         buf[n] = '\0';
         buf[strcspn(buf, "\r\n")] = '\0';
         if (strncmp(buf, prefix, strlen(prefix)) != 0)
@@ -168,6 +177,18 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
  * Bounded, and what the bound leaves out is an error, not silence: a
  * command could otherwise make 200 names to hide the 201st (found by
  * review). */
+/* A directory of git's that cannot be read (gone, not one, a loop, no
+ * permission): none to protect, said at debug level.  An error would let a
+ * command stop every later run with one symlink (found by review). */
+static int absent_dir(const char *dir)
+{
+        if (errno == ENOMEM)
+                return -ENOMEM;
+        if (errno != ENOENT)
+                core_log(STK_LOG_DEBUG, "%s: not looked into: %s", dir, strerror(errno));
+        return 0;
+}
+
 #define MODULES_DEPTH 8
 #define MODULES_MAX 256
 static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *budget)
@@ -176,11 +197,14 @@ static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *bu
         DIR *d;
         int r = 0;
 
-        if (depth > MODULES_DEPTH)
-                return 0;
+        if (depth > MODULES_DEPTH) {
+                core_log(STK_LOG_ERROR, "%s: submodule names deeper than %d levels; stockade does not look "
+                         "further (git: off takes the protection away)", dir, MODULES_DEPTH);
+                return -E2BIG;
+        }
         d = opendir(dir);
         if (!d)
-                return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+                return absent_dir(dir);
         while (r >= 0 && (e = readdir(d))) {
                 _cleanup_free_ char *sub = NULL, *head = NULL, *nested = NULL;
                 struct stat st;
@@ -215,14 +239,25 @@ static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *bu
         return r;
 }
 
+/* <dir>/<name>, made canonical: a symlinked .git/modules must not give
+ * paths that look inside the workspace and are not (fs_bwrap pins read-write
+ * what is above an island: found by review).  NULL where it cannot be. */
+static char *canonical_sub(const char *dir, const char *name)
+{
+        _cleanup_free_ char *p = NULL;
+        char *c = NULL;
+
+        if (asprintf(&p, "%s/%s", dir, name) < 0 || path_canonicalize(p, &c) < 0)
+                return NULL;
+        return c;
+}
+
 static int protect_modules(const char *gitdir, char ***v)
 {
-        _cleanup_free_ char *dir = NULL;
+        _cleanup_free_ char *dir = canonical_sub(gitdir, "modules");
         unsigned budget = MODULES_MAX;
 
-        if (asprintf(&dir, "%s/modules", gitdir) < 0)
-                return -ENOMEM;
-        return scan_modules(dir, v, 0, &budget);
+        return dir ? scan_modules(dir, v, 0, &budget) : 0;
 }
 
 /* Only if it exists: the mask of a missing name is an empty directory,
@@ -243,16 +278,16 @@ static int push_existing(char ***v, const char *dir, const char *name)
  * by review). */
 static int protect_worktrees(const char *common, char ***v)
 {
-        _cleanup_free_ char *dir = NULL;
+        _cleanup_free_ char *dir = canonical_sub(common, "worktrees");
         struct dirent *e;
         DIR *d;
         int r = 0;
 
-        if (asprintf(&dir, "%s/worktrees", common) < 0)
-                return -ENOMEM;
+        if (!dir)
+                return 0;
         d = opendir(dir);
         if (!d)
-                return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+                return absent_dir(dir);
         while (r >= 0 && (e = readdir(d))) {
                 _cleanup_free_ char *sub = NULL;
                 struct stat st;
@@ -336,12 +371,12 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
  * review: a first version listed the 256 oldest directories, and a command
  * can renew a directory's ctime. */
 #define NESTED_ENTRIES 16384    /* directories looked at, both levels */
-#define NESTED_REPOS 256        /* repositories protected below one root */
+#define NESTED_REPOS 256        /* .git entries below one root */
 
 struct nested_scan {
         const char *root;
         enum core_git_protect mode;
-        unsigned entries, repos;
+        unsigned entries, repos, junk;  /* junk: .git entries git would not use */
 };
 
 /* `path/.git` is there: protect it as a repository, or, if git would not
@@ -352,15 +387,21 @@ static int nested_repo(struct nested_scan *n, const char *path, char ***v)
 {
         int r;
 
-        if (++n->repos > NESTED_REPOS) {
-                core_log(STK_LOG_ERROR, "%s: more than %d repositories below it; stockade protects the hooks "
-                         "and config of at most that many (narrow the workspace, or git: off to run it "
-                         "unprotected)", n->root, NESTED_REPOS);
+        if (n->repos + n->junk >= NESTED_REPOS) {
+                core_log(STK_LOG_ERROR, "%s: more than %d .git entries below it (%u repositories; the last one "
+                         "seen %s/.git; a command may have made them); stockade protects at most that many: "
+                         "remove what should not be there, narrow the workspace, or set git: off to run "
+                         "unprotected", n->root, NESTED_REPOS, n->repos, path);
                 return -E2BIG;
         }
         r = protect_git(path, n->mode, v);
-        if (r >= 0 || r == -ENOMEM || r == -E2BIG)
+        if (r >= 0) {
+                n->repos++;
                 return r;
+        }
+        if (r == -ENOMEM || r == -E2BIG)
+                return r;
+        n->junk++;
         core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", path, strerror(-r));
         return n->mode == CORE_GIT_WHOLE ? push_joined(v, path, ".git") : 0;
 }

@@ -264,8 +264,12 @@ int core_settings_build(const struct core_policy *p, struct core_settings *s)
         if (!s->write || !s->read_only || !s->hide || !s->net_allow || !s->net_deny)
                 return -ENOMEM;
         r = core_protect_paths(p, &prot);
-        if (r < 0)
+        if (r < 0) {
+                /* E2BIG has said what was too much; anything else says it here */
+                if (r != -E2BIG)
+                        core_log(STK_LOG_ERROR, "finding the protected paths in the writable roots: %s", strerror(-r));
                 return r;
+        }
         for (size_t i = 0; prot[i]; i++)
                 if (!strv_contains((const char *const *) s->read_only, prot[i]) && strv_push(&s->read_only, prot[i]) < 0) {
                         strv_free(prot);

@@ -9,6 +9,7 @@
  * to execute.  fini removes the mount points.
  */
 #include <stddef.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -305,6 +306,15 @@ static int path_kind(void *userdata, const char *path)
         return -errno;
 }
 
+/* conf->unlinked: the path is its own real path. */
+static bool path_unlinked(void *userdata, const char *path)
+{
+        char real[PATH_MAX];
+
+        (void) userdata;
+        return realpath(path, real) && streq(real, path);
+}
+
 /* Where the void files go: the user's runtime dir, else /tmp. */
 static const char *void_base(void)
 {
@@ -371,7 +381,7 @@ static int plan(struct stk_ctx *ctx, struct fs_bwrap *d, const struct stk_settin
         const struct fs_bwrap_conf conf = {
                 .bwrap = l->bwrap, .chdir = cwd, .host_proc = host_proc,
                 .void_hidden = d->mounts.void_hidden, .void_dir = d->mounts.void_dir,
-                .kind = path_kind, .userdata = ctx,
+                .kind = path_kind, .unlinked = path_unlinked, .userdata = ctx,
         };
         r = fs_bwrap_build(s, binds, binds ? n_binds : 0, &conf, ret);
         if (r == -EINVAL)
@@ -507,7 +517,7 @@ static int explain(struct stk_ctx *ctx, char **ret_text)
         const struct fs_bwrap_conf conf = {
                 .bwrap = l.bwrap, .chdir = cwd && stk_path_valid(cwd) ? cwd : NULL,
                 .host_proc = d && d->probed && d->ns.stage == FS_BWRAP_NS_PROC,
-                .void_hidden = vh, .void_dir = vd, .kind = path_kind, .userdata = ctx,
+                .void_hidden = vh, .void_dir = vd, .kind = path_kind, .unlinked = path_unlinked, .userdata = ctx,
         };
         return fs_bwrap_explain_text(s, binds, binds ? n_binds : 0, &conf, ret_text);
 }

@@ -350,8 +350,16 @@ static void pin_ancestors(struct build *b, const char *const *islands, size_t n)
                         if (!a)
                                 pins.err = -ENOMEM;
                         else if (!dup && !inside_any(a, b->s->hide) && !inside_any(a, b->s->read_only) &&
-                                 b->conf->kind(b->conf->userdata, a) == FS_BWRAP_DIR)
+                                 b->conf->kind(b->conf->userdata, a) == FS_BWRAP_DIR &&
+                                 (!b->conf->unlinked || b->conf->unlinked(b->conf->userdata, a)))
                                 push(&pins, a);
+                        else if (!dup) {
+                                /* a symlink or no directory on the way: nothing
+                                 * below it is pinned, it is not ours to bind (found
+                                 * by review: .git/modules -> ../../home) */
+                                free(a);
+                                break;
+                        }
                         free(a);
                 }
         }

@@ -56,6 +56,10 @@ struct fs_bwrap_conf {
         const char *void_hidden; /* empty regular file, mode 0000: hides a file */
         const char *void_dir;    /* empty directory, mode 0555: fills a missing path */
         fs_bwrap_kind_fn kind;
+        /* Whether `path` names itself: no symlink on the way (NULL: every
+         * path does, for tests).  A pin is a read-write bind, and one
+         * through a symlink would bind the link's target, outside. */
+        bool (*unlinked)(void *userdata, const char *path);
         void *userdata;
 };
 

@@ -164,6 +164,25 @@ check_output "default, workspace = HOME: ~/.config/git/config cannot be written"
         sh -c "cd '$T_HOME' && '$STK' run --workspace '$T_HOME' -- sh -c 'mkdir -p .config/git; echo x > .config/git/config; true'"
 check_status "  nor is one left on the host" 1 test -s "$T_HOME/.config/git/config"
 
+# What one run leaves in .git must not open, hang or stop the next (review):
+# a symlinked .git/modules pinned its target read-write, a fifo as commondir
+# hung every run, a symlink loop made every run fail without a word.
+W2=$T_TMP/ws2
+git init -q "$W2" && mkdir -p "$T_TMP/outside/src/p" && git init -q "$T_TMP/outside/src/p"
+sbx2() { (cd "$W2" && "$STK" run --profile workspace-write "$@"); }
+sbx2 -- sh -c "ln -s '$T_TMP/outside' .git/modules" > /dev/null 2>&1
+if [ -L "$W2/.git/modules" ]; then
+        check_output "workspace-write: a symlinked .git/modules opens nothing outside" "$DENIED" \
+                sbx2 -- sh -c "echo x > '$T_TMP/outside/planted'; true"
+else not_ok "workspace-write: a symlinked .git/modules opens nothing outside" "the link was not made"; fi
+rm -f "$W2/.git/modules"
+sbx2 -- sh -c 'mkfifo .git/commondir' > /dev/null 2>&1
+check_status "workspace-write: a fifo as .git/commondir hangs no later run" 0 timeout 20 sh -c "cd '$W2' && '$STK' run --profile workspace-write -- true"
+rm -f "$W2/.git/commondir"
+ln -s modules "$W2/.git/modules"
+check_status "workspace-write: a .git/modules symlink loop stops no later run" 0 sbx2 -- true
+rm -rf "$W2" "$T_TMP/outside"
+
 # --- read-only, ci, full-access -------------------------------------------------
 check_output "read-only: workspace write fails" "$DENIED" sbx --profile read-only -- sh -c 'echo x > ro.txt; true'
 check "read-only: private /tmp writable" sbx --profile read-only -- sh -c 'echo x > /tmp/ok'
