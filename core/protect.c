@@ -177,13 +177,22 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
  * Bounded, and what the bound leaves out is an error, not silence: a
  * command could otherwise make 200 names to hide the 201st (found by
  * review). */
-/* A directory of git's that cannot be read (gone, not one, a loop, no
- * permission): none to protect, said at debug level.  An error would let a
- * command stop every later run with one symlink (found by review). */
-static int absent_dir(const char *dir)
+/* A directory that cannot be looked into.  Gone, not a directory, a loop:
+ * nothing to protect there, said at debug level (an error would let a
+ * command stop every later run with one symlink, found by review).  No
+ * permission: the command may have made it so (chmod 000 on .git/modules or
+ * on vendor/ in one run, to have nothing protected below it in the next and
+ * chmod it back): the whole directory is kept read-only instead, which also
+ * keeps its mode as it is. */
+static int unreadable_dir(const char *dir, char ***v)
 {
         if (errno == ENOMEM)
                 return -ENOMEM;
+        if (errno == EACCES || errno == EPERM) {
+                core_log(STK_LOG_WARNING, "%s cannot be read, so what it holds cannot be looked through: it is kept "
+                         "read-only as a whole", dir);
+                return strv_contains((const char *const *) *v, dir) ? 0 : strv_push(v, dir);
+        }
         if (errno != ENOENT)
                 core_log(STK_LOG_DEBUG, "%s: not looked into: %s", dir, strerror(errno));
         return 0;
@@ -204,7 +213,7 @@ static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *bu
         }
         d = opendir(dir);
         if (!d)
-                return absent_dir(dir);
+                return unreadable_dir(dir, v);
         while (r >= 0 && (e = readdir(d))) {
                 _cleanup_free_ char *sub = NULL, *head = NULL, *nested = NULL;
                 struct stat st;
@@ -287,7 +296,7 @@ static int protect_worktrees(const char *common, char ***v)
                 return 0;
         d = opendir(dir);
         if (!d)
-                return absent_dir(dir);
+                return unreadable_dir(dir, v);
         while (r >= 0 && (e = readdir(d))) {
                 _cleanup_free_ char *sub = NULL;
                 struct stat st;
@@ -431,7 +440,7 @@ static int scan_level(struct nested_scan *n, const char *dir, unsigned depth, ch
         DIR *d;
 
         if (dfd < 0)
-                return errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ELOOP ? 0 : -errno;
+                return unreadable_dir(dir, v);
         d = fdopendir(dfd);
         if (!d) {
                 close(dfd);
@@ -449,6 +458,16 @@ static int scan_level(struct nested_scan *n, const char *dir, unsigned depth, ch
                         continue;
 #endif
                 fd = look_at(dirfd(d), e->d_name, &git);
+                if (fd == -EACCES || fd == -EPERM) {
+                        _cleanup_free_ char *locked = NULL;
+                        if (asprintf(&locked, "%s/%s", streq(dir, "/") ? "" : dir, e->d_name) < 0) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        errno = -fd;
+                        r = unreadable_dir(locked, v);
+                        continue;
+                }
                 if (fd < 0)
                         continue;
                 close(fd);

@@ -153,6 +153,17 @@ if git init -q "$T_WS/vendor/lib" 2>/dev/null; then
                 ln -s ../.repo/p.git "$T_WS/p/.git"
         check_output "workspace-write: the hooks behind a symlinked .git are read-only" "$DENIED" \
                 sbx --profile workspace-write -- sh -c 'echo x > p/.git/hooks/pre-commit; true'
+        # chmod 000 in one run so that the next cannot look below, then back:
+        # an unreadable directory is kept read-only whole (a user's problem only,
+        # root reads through it)
+        if [ "$(id -u)" != 0 ]; then
+                sbx -- chmod 000 vendor > /dev/null 2>&1
+                check_output "default: a directory made unreadable stays so, nothing below it opens" "$DENIED" \
+                        sbx -- sh -c 'chmod 755 vendor; echo x > vendor/lib/.git/hooks/pre-commit; true'
+                chmod 755 "$T_WS/vendor"
+        else
+                skip "default: a directory made unreadable stays so" "root reads through mode 000"
+        fi
         rm -rf "$T_WS/vendor" "$T_WS/junk" "$T_WS/x" "$T_WS/p" "$T_WS/.repo" "$T_WS/written.txt"
 else
         skip "a nested repository's hooks are read-only" "git init failed here"
