@@ -54,7 +54,7 @@ static int read_pointer(const char *file, const char *prefix, const char *base, 
         char buf[4096], *joined = NULL;
         /* Not blocking, and only a regular file: a fifo a command left as
          * commondir would hang every later run (found by review). */
-        int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
         ssize_t n;
         int r;
@@ -207,9 +207,11 @@ static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *bu
         int r = 0;
 
         if (depth > MODULES_DEPTH) {
-                core_log(STK_LOG_ERROR, "%s: submodule names deeper than %d levels; stockade does not look "
-                         "further (git: off takes the protection away)", dir, MODULES_DEPTH);
-                return -E2BIG;
+                /* not looked through: then kept read-only whole (an error would
+                 * let one mkdir -p stop every later run, found by review) */
+                core_log(STK_LOG_WARNING, "%s: submodule names deeper than %d levels; kept read-only as a whole",
+                         dir, MODULES_DEPTH);
+                return strv_contains((const char *const *) *v, dir) ? 0 : strv_push(v, dir);
         }
         d = opendir(dir);
         if (!d)
@@ -232,9 +234,9 @@ static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *bu
                         continue;
                 }
                 if (*budget == 0) {
-                        core_log(STK_LOG_ERROR, "%s: more than %d submodule repositories; stockade protects at most "
-                                 "that many (git: off takes the protection away)", dir, MODULES_MAX);
-                        r = -E2BIG;
+                        core_log(STK_LOG_WARNING, "%s: more than %d submodule repositories; the rest of %s is kept "
+                                 "read-only as a whole", dir, MODULES_MAX, dir);
+                        r = strv_contains((const char *const *) *v, dir) ? 0 : strv_push(v, dir);
                         break;
                 }
                 (*budget)--;
@@ -266,7 +268,7 @@ static int protect_modules(const char *gitdir, char ***v)
         _cleanup_free_ char *dir = canonical_sub(gitdir, "modules");
         unsigned budget = MODULES_MAX;
 
-        return dir ? scan_modules(dir, v, 0, &budget) : 0;
+        return dir ? scan_modules(dir, v, 0, &budget) : 0; /* gitdir itself was readable (protect_git) */
 }
 
 /* Only if it exists: the mask of a missing name is an empty directory,
@@ -332,6 +334,20 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
         if (r < 0)
                 return r;
         if (mode == CORE_GIT_WHOLE) {
+                r = push_joined(v, root, ".git");
+                if (r >= 0 && !strv_contains((const char *const *) *v, gitdir))
+                        r = strv_push(v, gitdir);
+                if (r >= 0 && !strv_contains((const char *const *) *v, common))
+                        r = strv_push(v, common);
+                return r;
+        }
+        /* Surfaces, but a gitdir we cannot look into (a command's chmod 000,
+         * so that its modules and worktrees go unseen): read-only whole. */
+        if (access(gitdir, R_OK | X_OK) < 0 || access(common, R_OK | X_OK) < 0) {
+                if (errno != EACCES && errno != EPERM)
+                        return -errno;
+                core_log(STK_LOG_WARNING, "%s cannot be read: it is kept read-only as a whole (as git: whole would)",
+                         access(gitdir, R_OK | X_OK) < 0 ? gitdir : common);
                 r = push_joined(v, root, ".git");
                 if (r >= 0 && !strv_contains((const char *const *) *v, gitdir))
                         r = strv_push(v, gitdir);
@@ -548,6 +564,13 @@ int core_protect_paths(const struct core_policy *p, char ***ret)
                         continue; /* no sandbox for writes: nothing to protect inside */
                 if (p->git != CORE_GIT_OFF) {
                         r = protect_git(root, p->git, &v);
+                        if (r < 0 && r != -ENOMEM) {
+                                /* a .git git would not use (one a command made where
+                                 * there was none, under surfaces): its name only,
+                                 * never a run that cannot start (found by review) */
+                                core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", root, strerror(-r));
+                                r = p->git == CORE_GIT_WHOLE ? push_joined(&v, root, ".git") : 0;
+                        }
                         if (r >= 0)
                                 r = protect_nested(root, p->git, &v);
                 }

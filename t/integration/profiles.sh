@@ -193,6 +193,16 @@ rm -f "$W2/.git/commondir"
 ln -s modules "$W2/.git/modules"
 check_status "workspace-write: a .git/modules symlink loop stops no later run" 0 sbx2 -- true
 rm -rf "$W2" "$T_TMP/outside"
+# nor a junk .git a command writes where there was no repository, nor
+# submodule names deeper than stockade looks (kept read-only whole)
+mkdir -p "$W2"
+sbx2 -- sh -c 'echo junk > .git' > /dev/null 2>&1
+check_status "workspace-write: a junk .git at the top stops no later run" 0 sbx2 -- true
+rm -f "$W2/.git"; git init -q "$W2"
+sbx2 -- sh -c 'mkdir -p .git/modules/1/2/3/4/5/6/7/8/9/10' > /dev/null 2>&1
+check_status "workspace-write: deep .git/modules names stop no later run" 0 sbx2 -- true
+check_output "  and what lies that deep is read-only" "$DENIED" sbx2 -- sh -c 'touch .git/modules/1/2/3/4/5/6/7/8/9/x; true'
+rm -rf "$W2"
 
 # --- read-only, ci, full-access -------------------------------------------------
 check_output "read-only: workspace write fails" "$DENIED" sbx --profile read-only -- sh -c 'echo x > ro.txt; true'
