@@ -321,6 +321,18 @@ static int protect_worktrees(const char *common, char ***v)
         return r;
 }
 
+/* .git, its gitdir and its common dir, read-only. */
+static int protect_whole(const char *root, const char *gitdir, const char *common, char ***v)
+{
+        int r = push_joined(v, root, ".git");
+
+        if (r >= 0 && !strv_contains((const char *const *) *v, gitdir))
+                r = strv_push(v, gitdir);
+        if (r >= 0 && !strv_contains((const char *const *) *v, common))
+                r = strv_push(v, common);
+        return r;
+}
+
 static int protect_git(const char *root, enum core_git_protect mode, char ***v)
 {
         _cleanup_free_ char *gitdir = NULL, *common = NULL;
@@ -333,14 +345,8 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
                 return mode == CORE_GIT_WHOLE ? push_joined(v, root, ".git") : 0;
         if (r < 0)
                 return r;
-        if (mode == CORE_GIT_WHOLE) {
-                r = push_joined(v, root, ".git");
-                if (r >= 0 && !strv_contains((const char *const *) *v, gitdir))
-                        r = strv_push(v, gitdir);
-                if (r >= 0 && !strv_contains((const char *const *) *v, common))
-                        r = strv_push(v, common);
-                return r;
-        }
+        if (mode == CORE_GIT_WHOLE)
+                return protect_whole(root, gitdir, common, v);
         /* Surfaces, but a gitdir we cannot look into (a command's chmod 000,
          * so that its modules and worktrees go unseen): read-only whole. */
         if (access(gitdir, R_OK | X_OK) < 0 || access(common, R_OK | X_OK) < 0) {
@@ -348,12 +354,7 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
                         return -errno;
                 core_log(STK_LOG_WARNING, "%s cannot be read: it is kept read-only as a whole (as git: whole would)",
                          access(gitdir, R_OK | X_OK) < 0 ? gitdir : common);
-                r = push_joined(v, root, ".git");
-                if (r >= 0 && !strv_contains((const char *const *) *v, gitdir))
-                        r = strv_push(v, gitdir);
-                if (r >= 0 && !strv_contains((const char *const *) *v, common))
-                        r = strv_push(v, common);
-                return r;
+                return protect_whole(root, gitdir, common, v);
         }
         /* Surfaces only: a linked worktree's "gitdir:" pointer file too, since
          * rewriting it would point git at a repository of the command's
