@@ -73,7 +73,16 @@ grep -q "other.test" "$ORIGIN_LOG" && not_ok "fronted requests never reached the
 # another address must stay unreachable (net_seccomp's connect check).
 python3 -c '
 import socket,sys,time
-s=socket.socket(); s.bind(("127.0.0.2",0)); s.listen(8)
+# a port free on 127.0.0.1 too, where the proxy will ask for it (an
+# ephemeral port taken there by another connection made this test flaky)
+while True:
+    s=socket.socket(); s.bind(("127.0.0.2",0))
+    t=socket.socket()
+    try:
+        t.bind(("127.0.0.1",s.getsockname()[1])); t.close(); break
+    except OSError:
+        t.close(); s.close()
+s.listen(8)
 open(sys.argv[1],"w").write(str(s.getsockname()[1]))
 s.settimeout(60)
 try:
