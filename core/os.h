@@ -5,7 +5,8 @@
  * system.  os_linux.c implements them on Linux; os_posix.c everywhere else
  * (macOS), and also on Linux in a `make PORTABLE=1` build, which is how the
  * portable code is compiled and tested on machines that are not Macs
- * (t/portable.sh, run by `make check`).
+ * (t/integration/portable.sh, run by `make check`); os_common.c holds the
+ * few that are plain POSIX either way.
  *
  * Each function says what it guarantees on Linux and what the portable
  * version can only approximate; where the portable one cannot give a

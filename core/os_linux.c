@@ -148,17 +148,6 @@ size_t os_list_leftovers(pid_t group, pid_t *pids, size_t max)
         return n;
 }
 
-/* SIGCHLD ignored (SIG_IGN or SA_NOCLDWAIT, which exec keeps: a harness
- * may start us so) has the kernel reap our children and send no SIGCHLD:
- * the supervisor would wait for an exit it is never told of. */
-int os_sigchld_default(void)
-{
-        struct sigaction sa = { .sa_handler = SIG_DFL };
-
-        sigemptyset(&sa.sa_mask);
-        return sigaction(SIGCHLD, &sa, NULL) < 0 ? -errno : 0;
-}
-
 int os_signals_open(const int *sigs, size_t n, sigset_t *ret_old, int *ret_fd)
 {
         sigset_t set;
@@ -189,14 +178,6 @@ void os_signals_close(int fd)
 {
         if (fd >= 0)
                 (void) close(fd); /* the signals stay blocked: delivered, they would end us now */
-}
-
-void os_signals_reset(const sigset_t *old)
-{
-        for (int sig = 1; sig < NSIG; sig++)
-                if (sig != SIGKILL && sig != SIGSTOP)
-                        (void) signal(sig, SIG_DFL); /* EINVAL for the RT signals libc reserves */
-        (void) sigprocmask(SIG_SETMASK, old, NULL); /* cannot fail with a valid set */
 }
 
 int os_status_socketpair(int sp[2])

@@ -173,14 +173,6 @@ static void on_signal(int sig)
         errno = saved;
 }
 
-int os_sigchld_default(void)
-{
-        struct sigaction sa = { .sa_handler = SIG_DFL };
-
-        sigemptyset(&sa.sa_mask);
-        return sigaction(SIGCHLD, &sa, NULL) < 0 ? -errno : 0;
-}
-
 static int set_flags(int fd, bool nonblock)
 {
         int fl = fcntl(fd, F_GETFL);
@@ -248,14 +240,6 @@ void os_signals_close(int fd)
                 (void) close(signal_pipe[1]);
                 signal_pipe[0] = signal_pipe[1] = -1;
         }
-}
-
-void os_signals_reset(const sigset_t *old)
-{
-        for (int sig = 1; sig < NSIG; sig++)
-                if (sig != SIGKILL && sig != SIGSTOP)
-                        (void) signal(sig, SIG_DFL); /* EINVAL for the signals that cannot be caught */
-        (void) sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 int os_status_socketpair(int sp[2])

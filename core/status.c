@@ -88,6 +88,22 @@ int core_status_send_fd(int fd, int passed, const char *module)
         return (size_t) n == sizeof(m) ? 0 : send_whole(fd, (const char *) &m + n, sizeof(m) - (size_t) n);
 }
 
+/* Exactly size bytes from a stream (not Linux's SEQPACKET). */
+static int read_exact(int fd, void *buf, size_t size)
+{
+        size_t got = 0;
+
+        while (got < size) {
+                ssize_t k = recv(fd, (char *) buf + got, size - got, MSG_WAITALL);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k <= 0)
+                        return k < 0 ? -errno : -EPIPE;
+                got += (size_t) k;
+        }
+        return 0;
+}
+
 int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *ret_fd)
 {
         union {
@@ -130,12 +146,9 @@ int core_status_recv(int fd, struct core_status_msg *ret, pid_t *ret_pid, int *r
 #endif
         /* A stream (os_status_socketpair, not Linux) may hand a message over
          * in two pieces; its sender wrote it whole, so the rest is there. */
-        while (!OS_LINUX && n > 0 && (size_t) n < sizeof(*ret)) {
-                ssize_t k = recv(fd, (char *) ret + n, sizeof(*ret) - (size_t) n, MSG_WAITALL);
-                if (k <= 0)
-                        break;
-                n += k;
-        }
+        if (!OS_LINUX && n > 0 && (size_t) n < sizeof(*ret) &&
+            read_exact(fd, (char *) ret + n, sizeof(*ret) - (size_t) n) >= 0)
+                n = sizeof(*ret);
         /* Control data first: a passed fd must not leak with a bad message. */
         if (*ret_fd >= 0 && ((size_t) n != sizeof(*ret) || ret->kind != CORE_STATUS_FD)) {
                 (void) close(*ret_fd); /* nobody asked for it */
@@ -181,21 +194,6 @@ int core_status_send_handoff(int fd, int ordinal, int err, const void *data, siz
         return send_whole(fd, buf, sizeof(h) + len);
 }
 
-/* Exactly size bytes from a stream (not Linux's SEQPACKET). */
-static int read_exact(int fd, void *buf, size_t size)
-{
-        size_t got = 0;
-
-        while (got < size) {
-                ssize_t k = recv(fd, (char *) buf + got, size - got, MSG_WAITALL);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k <= 0)
-                        return k < 0 ? -errno : -EPIPE;
-                got += (size_t) k;
-        }
-        return 0;
-}
 
 int core_status_recv_handoff(int fd, int *ret_ordinal, int *ret_err, void **ret_data, size_t *ret_len)
 {
