@@ -58,12 +58,15 @@ void doctor_check_root(struct json_object *checks)
         if (uid != 0) {
                 o = doctor_add(checks, "root", DOCTOR_OK, "not root (uid %u): doctor tests what this user gets", (unsigned) uid);
         } else {
-                o = doctor_add(checks, "root", DOCTOR_OK, "running as root (uid 0)");
+                o = doctor_add(checks, "root", DOCTOR_OK, "running as root (uid 0): a bwrap run maps the command to host root");
                 doctor_set(o, "note", "the namespace checks below say what root gets here; an unprivileged "
                            "user may get less (run `stockade doctor` as that user too). The command "
-                           "still holds no capabilities: fs_bwrap gives it its own user namespace");
+                           "holds no capabilities in its own user namespace, but its uid 0 is the host's: "
+                           "files it makes in the workspace are root's, and fs_bwrap mounts /proc read-only "
+                           "because procfs lets that uid write the host's kernel settings");
         }
         json_object_object_add(o, "uid", json_object_new_int((int) uid));
+        json_object_object_add(o, "maps_to_host_root", json_object_new_boolean(uid == 0));
 }
 
 static bool cgroup_names_runtime(void)

@@ -8,7 +8,8 @@
  * bwrap applies its mount operations in argv order, each on top of the ones
  * before, so the order below is the security argument:
  *   1. `/` read-only (writable only when a writable root is `/` itself);
- *   2. a fresh /dev and /proc (or the host's /proc read-only, see host_proc);
+ *   2. a fresh /dev and a fresh, read-only /proc (or the host's /proc
+ *      read-only, see host_proc);
  *   3. the private /tmp, BEFORE the writable roots: one of them may live in
  *      /tmp and must stay visible;
  *   4. writable roots, parents first, so a nested root is not covered;
@@ -275,7 +276,19 @@ static void emit_filesystem(struct build *b)
         if (b->conf->host_proc)
                 emit(&b->argv, "--ro-bind", "/proc", "/proc", NULL);
         else
-                emit(&b->argv, "--proc", "/proc", NULL);
+                /* Read-only as a whole.  Run by root, bwrap maps the
+                 * sandbox's uid 0 to host uid 0, and procfs grants writes
+                 * to root-owned entries on that uid alone, capabilities
+                 * dropped or not: /proc/sys/kernel/core_pattern, then a
+                 * crash, ran a helper as host root outside every namespace
+                 * (issue 21).  bwrap covers sys, sysrq-trigger, irq and bus
+                 * only when access(W_OK) on them succeeds, and it does not
+                 * on /proc/sys (0555); a read-only mount covers the whole
+                 * class, /proc/fs, /proc/acpi and the kernel's next entry
+                 * included.  The Landlock stack refuses /proc writes too, so
+                 * both stacks agree: /proc/self/fd/N still opens the file
+                 * it names, on that file's own mount. */
+                emit(&b->argv, "--proc", "/proc", "--remount-ro", "/proc", NULL);
         if (b->s->private_tmp)
                 emit(&b->argv, "--tmpfs", "/tmp", NULL);
         for (size_t i = 0; i < b->n_wr; i++)

@@ -112,6 +112,8 @@ static void test_head_and_tail(void)
         CU_ASSERT_TRUE(find(a.argv, "--ro-bind", "/", "/") > 0);
         CU_ASSERT_TRUE(find(a.argv, "--dev", "/dev", NULL) > find(a.argv, "--ro-bind", "/", "/"));
         CU_ASSERT_TRUE(find(a.argv, "--proc", "/proc", NULL) > find(a.argv, "--ro-bind", "/", "/"));
+        /* /proc read-only at once: as root its sysctls are host root's (issue 21) */
+        CU_ASSERT_EQUAL(find(a.argv, "--remount-ro", "/proc", NULL), find(a.argv, "--proc", "/proc", NULL) + 2);
         /* the namespaces come before any mount */
         CU_ASSERT_TRUE(find(a.argv, "--unshare-net", NULL, NULL) < find(a.argv, "--ro-bind", "/", "/"));
         CU_ASSERT_EQUAL(count(a.mountpoints), 0);
