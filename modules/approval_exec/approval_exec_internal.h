@@ -9,7 +9,7 @@
 #include <sys/types.h>
 
 #include "stockade/module.h"
-#include "stk_question_json.h"
+#include "approvals/stk_question_json.h"
 
 /* The descriptor (approval_exec.c), reached directly by the unit tests. */
 extern const struct stk_module stockade_module;

@@ -1,4 +1,5 @@
-# signalfd, sigtimedwait and close_range: not ported yet (os.h).
+# signalfd, sigtimedwait and close_range: not ported yet (core/os/os.h).
 approval_exec_OS := Linux
-approval_exec_SHARED := modules/common/stk_question_json.c
+# the question and answer JSON (lib/approvals/stk_question_json.h)
+approval_exec_USES := approvals
 approval_exec_LIBS := -ljson-c

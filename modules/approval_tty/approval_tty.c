@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "approval_tty_internal.h"
-#include "stk_approvals.h"
-#include "stk_path.h"
+#include "approvals/stk_approvals.h"
+#include "common/stk_path.h"
 
 static const struct stk_host *host;
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "approval_tty_internal.h"
-#include "stk_approvals.h"
+#include "approvals/stk_approvals.h"
 
 static int command_text(const struct stk_question *q, const char *who, int timeout_s, char **ret)
 {

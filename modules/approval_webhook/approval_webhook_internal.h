@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "stockade/module.h"
-#include "stk_question_json.h"
+#include "approvals/stk_question_json.h"
 
 /* The descriptor (approval_webhook.c), reached directly by the unit tests. */
 extern const struct stk_module stockade_module;

@@ -5,7 +5,7 @@
  * the .so: the version script keeps `stockade_module` alone.
  */
 #pragma once
-#include "stk_path.h"
+#include "common/stk_path.h"
 
 #include <errno.h>
 #include <stdbool.h>

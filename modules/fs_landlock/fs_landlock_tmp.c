@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fs_landlock_internal.h"
-#include "stk_remove_tree.h"
+#include "common/stk_remove_tree.h"
 
 /* One of ours: /tmp/stockade-ll.<6 chars>, no further slash. */
 static int is_ours(const char *p)

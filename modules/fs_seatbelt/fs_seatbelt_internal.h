@@ -6,7 +6,7 @@
  * keeps `stockade_module` alone.
  */
 #pragma once
-#include "stk_path.h"
+#include "common/stk_path.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fs_seatbelt_internal.h"
-#include "stk_remove_tree.h"
+#include "common/stk_remove_tree.h"
 
 int sb_tmp_create(const char *base, char **ret_path)
 {

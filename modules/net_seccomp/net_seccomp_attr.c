@@ -34,7 +34,7 @@
 #include <seccomp.h>
 
 #include "net_seccomp_internal.h"
-#include "stk_path.h"
+#include "common/stk_path.h"
 
 /* The old calls exist on x86 but not on the newer tables (aarch64): a
  * number no notification carries. */

@@ -45,7 +45,7 @@
 #include <seccomp.h>
 
 #include "net_seccomp_internal.h"
-#include "stk_path.h"
+#include "common/stk_path.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)

@@ -39,7 +39,7 @@
 #include <seccomp.h>
 
 #include "net_seccomp_internal.h"
-#include "stk_path.h"
+#include "common/stk_path.h"
 
 static int open_proc(pid_t pid, const char *what)
 {

@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "stockade/module.h"
-#include "stk_compat.h"
+#include "common/stk_compat.h"
 
 /* Limits.  A hostile command string must exhaust neither the stack nor
  * memory: past any of them the answer is ASK, never a crash or an ALLOW. */

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "util.h"
+#include "util/util.h"
 
 static char root[] = "/tmp/stockade-test-path.XXXXXX";
 

@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "policy.h"
-#include "util.h"
+#include "policy/policy.h"
+#include "util/util.h"
 #include "unit.h"
 
 /* CU_ASSERT with a message that names the case. */

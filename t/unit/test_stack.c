@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core.h"
+#include "run/core.h"
 #include "unit.h"
 
 enum { A = STK_ALLOW, D = STK_DENY, K = STK_ASK, I = STK_IGNORE, E = 100, B = 101 };

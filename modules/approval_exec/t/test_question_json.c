@@ -12,7 +12,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "stk_question_json.h"
+#include "approvals/stk_question_json.h"
 #include "unit.h"
 
 static struct json_object *parse_strict(const char *text)

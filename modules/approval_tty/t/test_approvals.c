@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stk_approvals.h"
+#include "approvals/stk_approvals.h"
 #include "unit.h"
 
 static char tmp[64];

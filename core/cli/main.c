@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* stockade(1): the command line. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "os/os.h"
+#include "run/core.h"
+#include "util/util.h"
+
+extern char **environ;
+
+static void usage_main(FILE *f)
+{
+        fprintf(f,
+                "usage: stockade run [--profile P] [--policy FILE] [--workspace DIR] [--audit FILE] [-v] [--] CMD [ARG...]\n"
+                "       stockade check [--profile P | FILE...]\n"
+                "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n"
+                "       stockade doctor [--json]\n"
+                "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
+                "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
+                "       stockade --version | --help\n"
+                "\n"
+                "Runs CMD inside the sandbox the profile's module stack builds.  Exit status:\n"
+                "CMD's own (128+N for signal N), or %d denied by policy, %d policy error,\n"
+                "%d sandbox setup failed, %d integrity check failed, %d usage.  See stockade(1).\n",
+                STK_EXIT_DENIED, STK_EXIT_POLICY, STK_EXIT_SETUP, STK_EXIT_INTEGRITY, STK_EXIT_USAGE);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+        struct cli_opts o = { 0 };
+        struct core_policy *p = NULL;
+        struct core_run *run = NULL;
+        int i = cli_parse(argc, argv, &o), status;
+
+        if (o.help) {
+                usage_main(stdout);
+                return 0;
+        }
+        if (i < 0 || i >= argc) {
+                usage_main(stderr);
+                return STK_EXIT_USAGE;
+        }
+        if (cli_load_policy(&o, &p) < 0)
+                return STK_EXIT_POLICY;
+        status = cli_open_run(p, &run);
+        if (status == 0)
+                status = core_run_command(run, argv + i, environ);
+        core_run_free(run);
+        core_policy_free(p);
+        return status;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+        struct cli_opts o = { 0 };
+        int i = cli_parse(argc, argv, &o), bad = 0;
+
+        if (o.help || i < 0) {
+                usage_main(o.help ? stdout : stderr);
+                return o.help ? 0 : STK_EXIT_USAGE;
+        }
+        if (i == argc)
+                return cli_check_one(&o);
+        o.file_alone = true;
+        for (; i < argc; i++) {
+                o.policy_file = argv[i];
+                bad |= cli_check_one(&o) != 0;
+        }
+        return bad ? STK_EXIT_POLICY : 0;
+}
+
+int main(int argc, char **argv)
+{
+        if (argc >= 2 && streq(argv[1], "__inner"))
+                return core_inner_main(argc, argv);
+        if (argc < 2 || streq(argv[1], "--help") || streq(argv[1], "-h") || streq(argv[1], "help")) {
+                usage_main(argc < 2 ? stderr : stdout);
+                return argc < 2 ? STK_EXIT_USAGE : 0;
+        }
+        if (streq(argv[1], "--version")) {
+                printf("stockade %s (module ABI %d.%d, %s build)\n", STK_VERSION, STK_ABI_MAJOR, STK_ABI_MINOR, os_backend);
+                return 0;
+        }
+        if (streq(argv[1], "run"))
+                return cmd_run(argc - 1, argv + 1);
+        if (streq(argv[1], "check"))
+                return cmd_check(argc - 1, argv + 1);
+        if (streq(argv[1], "explain"))
+                return cli_explain(argc - 1, argv + 1);
+        if (streq(argv[1], "doctor"))
+                return cli_doctor(argc - 1, argv + 1);
+        if (streq(argv[1], "approvals"))
+                return cli_approvals(argc - 1, argv + 1);
+        if (streq(argv[1], "compare"))
+                return cli_compare(argc - 1, argv + 1);
+        fprintf(stderr, "stockade: unknown command \"%s\"\n", argv[1]);
+        usage_main(stderr);
+        return STK_EXIT_USAGE;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/* The core's internal types: loaded modules, one run, its plan. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "policy/policy.h"
+
+struct json_object;
+struct core_loop;
+#include "stockade/module.h"
+
+/* stockade's own exit statuses, above every 128+signal value (stockade(1)). */
+enum {
+        STK_EXIT_DENIED = 240,    /* the permission phase said no */
+        STK_EXIT_POLICY = 241,    /* a policy file is wrong */
+        STK_EXIT_SETUP = 242,     /* the sandbox could not be set up */
+        STK_EXIT_INTEGRITY = 243, /* a pinned binary's hash differs */
+        STK_EXIT_USAGE = 244,     /* bad command line */
+};
+
+struct core_module {
+        char *name;
+        char *path;
+        int fd;                         /* the file, opened and checked before dlopen */
+        void *dl;
+        const struct stk_module *desc;
+        void *data;
+        bool inited;
+};
+
+/* A line's argument after typing against the module's spec. */
+struct core_typed_arg {
+        const struct stk_arg_spec *spec;
+        const char *string;             /* STK_ARG_STRING (points into the policy) */
+        char **list;                    /* STK_ARG_LIST, NULL-terminated, owned */
+        long long number;               /* STK_ARG_INT and STK_ARG_BOOL */
+        bool set;
+};
+
+struct stk_ctx {
+        struct core_run *run;
+        struct core_module *mod;
+        const struct core_line *line;
+        struct core_typed_arg *args;    /* one per spec entry */
+        size_t n_args;
+        char **empty;                   /* returned for absent lists */
+        uint32_t covers;                /* what probe said this line enforces here */
+        int probe_r;                    /* probe's result: < 0, the module cannot run here */
+};
+
+struct core_plan {
+        char **argv;                    /* the command itself */
+        char **prefix;                  /* wrappers, outermost first */
+        char **envp;
+        struct stk_bind *binds;
+        size_t n_binds;
+        int pass_fds[32];
+        size_t n_pass_fds;
+        int exec_fd;                    /* -1: exec prefix[0] by path */
+};
+
+struct core_watch {
+        int fd;
+        stk_watch_cb cb;
+        void *userdata;
+        struct stk_ctx *ctx;
+};
+
+/* What each line did in the last phase run, for explain and errors. */
+struct core_trail {
+        const struct core_line *line;
+        int r;
+        enum stk_verdict verdict;
+        bool skipped;
+};
+
+/* The settings handed to modules, with the storage behind them. */
+struct core_settings {
+        struct stk_settings pub;
+        char **write, **read_only, **hide, **net_allow, **net_deny;
+};
+
+struct core_run {
+        struct core_policy *policy;
+        struct core_settings settings;
+        struct core_module *modules;
+        size_t n_modules;
+        struct stk_ctx *ctxs;           /* one per policy line */
+        enum stk_phase phase;           /* the phase now running */
+        struct core_plan plan;
+        uint32_t covered;               /* cover bits of the lines that took effect */
+        FILE *audit;
+        char run_id[33];
+        struct core_loop *loop;         /* the supervisor's events (loop.h) */
+        struct core_watch *watches;
+        size_t n_watches;               /* slots: watches[fd], cb NULL when unwatched */
+        struct core_trail trail[64];    /* the last phase's lines */
+        size_t n_trail;
+        bool in_child;                  /* in-sandbox: no supervisor services */
+        /* ABI 1.4 prepare/handoff (handoff.c).  Supervisor: the line whose
+         * prepare runs (NULL outside one), whether it handed over, and
+         * where to.  Child: what arrived, by in-sandbox ordinal. */
+        struct stk_ctx *preparing;
+        bool handoff_sent, handoff_broken;
+        size_t handoff_total;           /* bytes handed over in this run */
+        int handoff_fd;
+        struct core_handoff *handoffs;
+        size_t n_handoffs;
+        int status_fd;                  /* in the child: the channel to the supervisor */
+        bool trust_build_tree;
+        bool quiet;
+};
+
+/* A module slot the core may read: inside the size the module was built with. */
+#define MODULE_HAS(desc, field) \
+        ((desc)->size >= offsetof(struct stk_module, field) + sizeof((desc)->field) && (desc)->field)
+
+/* loader.c */
+int core_module_dirs(bool trust_build_tree, const char *dirs[static 3]);
+int core_module_load(const char *name, bool trust_build_tree, struct core_module *ret);
+int core_module_load_fd(const char *name, int fd, struct core_module *ret);
+void core_module_unload(struct core_module *m);
+bool core_running_from_build_tree(void);
+
+/* run.c: modules of a policy, contexts, typed args */
+int core_run_new(struct core_policy *policy, bool trust_build_tree, struct core_run **ret);
+struct core_run *core_run_free(struct core_run *run);
+int core_ctx_setup(struct core_run *run, size_t line_index, struct core_module *m);
+int core_run_init_modules(struct core_run *run, enum stk_phase only_phase_or_max);
+int core_settings_build(const struct core_policy *p, struct core_settings *ret);
+void core_settings_publish(struct core_settings *s, const struct stk_settings *scalars);
+void core_settings_done(struct core_settings *s);
+extern const struct stk_host core_host;
+
+/* stack.c: the PAM-style dispatch */
+int core_stack_decide(struct core_run *run, enum stk_phase phase, const void *request,
+                      enum stk_verdict *ret_verdict, const char **ret_decider);
+int core_stack_act(struct core_run *run, enum stk_phase phase);
+bool core_approval_would_ask(const struct core_run *run, const char **ret_decider);
+int core_approval_ask(struct core_run *run, const struct stk_question *q,
+                      enum stk_verdict *ret_verdict, const char **ret_decider);
+/* The pure truth tables, one line's outcome at a time (unit-tested). */
+struct core_decision {
+        size_t n_lines;                 /* lines in the phase: set before stepping */
+        bool denied, asked, allowed, sufficient_allowed, done;
+        enum stk_verdict optional_verdict; /* a lone optional line's verdict */
+};
+void core_decision_step(struct core_decision *d, enum core_control control, int r, enum stk_verdict v);
+enum stk_verdict core_decision_result(const struct core_decision *d, enum stk_verdict if_empty);
+struct core_action {
+        size_t n_lines;                 /* lines in the phase: set before stepping */
+        bool failed, succeeded, done;
+        int first_error;
+        int optional_r;                 /* a lone optional line's result */
+};
+void core_action_step(struct core_action *a, enum core_control control, int r);
+int core_action_result(const struct core_action *a);
+
+/* plan.c */
+int core_plan_init(struct core_plan *p, char *const *argv, char *const *envp);
+void core_plan_done(struct core_plan *p);
+int core_plan_setenv(struct core_plan *p, const char *name, const char *value_or_null);
+int core_plan_filter_env(struct core_plan *p, const struct core_list *deny, const struct core_list *allow);
+int core_plan_bind(struct core_plan *p, const char *source, const char *dest, unsigned flags);
+int core_plan_pass_fd(struct core_plan *p, int fd);
+int core_plan_final_argv(const struct core_plan *p, char *const *inner, char ***ret);
+
+/* protect.c: protected paths inside writable roots */
+int core_protect_paths(const struct core_policy *p, char ***ret);
+
+/* coverage.c: what the settings require, what the stack gives */
+uint32_t core_required_covers(const struct stk_settings *s);
+int core_covers_describe(uint32_t bits, char *buf, size_t size);
+int core_coverage_check(const struct core_run *run);
+
+/* audit.c */
+int core_audit_open(struct core_run *run, const char *path);
+int core_audit_record(struct core_run *run, const char *kind, struct json_object *fields);
+void core_audit_close(struct core_run *run);
+
+/* supervisor.c */
+int core_watch_fd(struct stk_ctx *ctx, int fd, unsigned events, stk_watch_cb cb, void *userdata);
+int core_unwatch_fd(struct stk_ctx *ctx, int fd);
+int core_supervise(struct core_run *run, int *ret_status);
+int core_supervisor_prepare(struct core_run *run);
+
+/* child.c */
+#include <signal.h>
+/* supervisor: its pid, taken before the fork (a child that asked getppid()
+ * would take a re-parenting for the supervisor). */
+_Noreturn void core_child_main(struct core_run *run, pid_t supervisor, int status_fd, const sigset_t *oldmask);
+_Noreturn void core_exec_command(struct core_run *run, int status_fd, char *const *argv, char *const *envp);
+
+/* inner.c: in-sandbox phase inside a wrapper */
+int core_inner_argv(struct core_run *run, int status_fd, char ***ret, int *extra, size_t *n_extra, size_t max);
+int core_inner_config(struct core_run *run, int *ret_fd);
+int core_inner_main(int argc, char **argv);
+int core_in_sandbox_apply(struct core_run *run);
+
+/* handoff.c: ABI 1.4 prepare hooks and their handoffs */
+void core_prepare_in_sandbox(struct core_run *run, int status_fd);
+int core_handoff(struct stk_ctx *ctx, const void *data, size_t len);
+int core_handoff_take(struct stk_ctx *ctx, const void **ret_data, size_t *ret_len);
+void core_handoffs_free(struct core_run *run);

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* The host-function table handed to modules (stockade-module(3)). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+
+#include "cli/cli.h"
+#include "core.h"
+#include "status.h"
+#include "util/util.h"
+
+static void host_log(struct stk_ctx *ctx, enum stk_log_level level, const char *fmt, ...)
+{
+        _cleanup_free_ char *msg = NULL;
+        va_list ap;
+        int n;
+
+        if ((int) level > core_log_level)
+                return;
+        va_start(ap, fmt);
+        n = vasprintf(&msg, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "stockade: %s: %s (%s:%u): %s\n", core_log_level_name(level), ctx->mod->name,
+                ctx->line->origin.file, ctx->line->origin.line, n < 0 ? fmt : msg);
+}
+
+static struct core_typed_arg *find_arg(struct stk_ctx *ctx, const char *name)
+{
+        for (size_t i = 0; i < ctx->n_args; i++)
+                if (streq(ctx->args[i].spec->name, name))
+                        return ctx->args[i].set ? &ctx->args[i] : NULL;
+        return NULL;
+}
+
+static const char *host_arg_string(struct stk_ctx *ctx, const char *name)
+{
+        struct core_typed_arg *a = find_arg(ctx, name);
+        return a && a->spec->type == STK_ARG_STRING ? a->string : NULL;
+}
+
+static const char *const *host_arg_list(struct stk_ctx *ctx, const char *name)
+{
+        struct core_typed_arg *a = find_arg(ctx, name);
+        return (const char *const *) (a && a->spec->type == STK_ARG_LIST ? a->list : ctx->empty);
+}
+
+static int host_arg_bool(struct stk_ctx *ctx, const char *name, int dflt)
+{
+        struct core_typed_arg *a = find_arg(ctx, name);
+        return a && a->spec->type == STK_ARG_BOOL ? (int) a->number : dflt;
+}
+
+static long long host_arg_int(struct stk_ctx *ctx, const char *name, long long dflt)
+{
+        struct core_typed_arg *a = find_arg(ctx, name);
+        return a && a->spec->type == STK_ARG_INT ? a->number : dflt;
+}
+
+static const struct stk_settings *host_settings(struct stk_ctx *ctx)
+{
+        return &ctx->run->settings.pub;
+}
+
+static void *host_data(struct stk_ctx *ctx)
+{
+        return ctx->mod->data;
+}
+
+static struct core_plan *plan_of(struct stk_ctx *ctx)
+{
+        return ctx->run->phase == STK_PHASE_PRE_EXEC && !ctx->run->in_child ? &ctx->run->plan : NULL;
+}
+
+static const char *const *host_plan_argv(struct stk_ctx *ctx)
+{
+        return (const char *const *) ctx->run->plan.argv;
+}
+
+static int host_plan_wrap(struct stk_ctx *ctx, const char *const *prefix)
+{
+        struct core_plan *p = plan_of(ctx);
+        char **nv = NULL;
+
+        if (!p)
+                return -EPERM;
+        if (!prefix || !prefix[0] || prefix[0][0] != '/')
+                return -EINVAL; /* wrappers run by absolute path, never through PATH */
+        /* A later wrapper goes outside the earlier ones. */
+        for (size_t i = 0; prefix[i]; i++)
+                if (strv_push(&nv, prefix[i]) < 0)
+                        return strv_free(nv), -ENOMEM;
+        for (size_t i = 0; p->prefix && p->prefix[i]; i++)
+                if (strv_push(&nv, p->prefix[i]) < 0)
+                        return strv_free(nv), -ENOMEM;
+        strv_free(p->prefix);
+        p->prefix = nv;
+        return 0;
+}
+
+static int host_plan_setenv(struct stk_ctx *ctx, const char *name, const char *value)
+{
+        struct core_plan *p = plan_of(ctx);
+        return p ? core_plan_setenv(p, name, value) : -EPERM;
+}
+
+static int host_plan_unsetenv(struct stk_ctx *ctx, const char *name)
+{
+        struct core_plan *p = plan_of(ctx);
+        return p ? core_plan_setenv(p, name, NULL) : -EPERM;
+}
+
+static int host_plan_bind(struct stk_ctx *ctx, const char *source, const char *dest, unsigned flags)
+{
+        struct core_plan *p = plan_of(ctx);
+        return p ? core_plan_bind(p, source, dest, flags) : -EPERM;
+}
+
+static const struct stk_bind *host_plan_binds(struct stk_ctx *ctx, size_t *ret_n)
+{
+        *ret_n = ctx->run->plan.n_binds;
+        return ctx->run->plan.binds;
+}
+
+static int host_plan_pass_fd(struct stk_ctx *ctx, int fd)
+{
+        struct core_plan *p = plan_of(ctx);
+        return p ? core_plan_pass_fd(p, fd) : -EPERM;
+}
+
+static int host_plan_exec_fd(struct stk_ctx *ctx, int fd)
+{
+        struct core_plan *p = plan_of(ctx);
+        int nfd;
+
+        if (!p)
+                return -EPERM;
+        nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        if (nfd < 0)
+                return -errno;
+        closep(&p->exec_fd);
+        p->exec_fd = nfd;
+        return 0;
+}
+
+static int host_ask(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *ret)
+{
+        const char *decider;
+
+        if (ctx->run->in_child)
+                return -EPERM;
+        return core_approval_ask(ctx->run, q, ret, &decider);
+}
+
+static int host_audit(struct stk_ctx *ctx, const char *kind, const char *json_fields)
+{
+        struct json_object *o;
+
+        if (!ctx->run->audit)
+                return 0; /* no log: do not parse what would be dropped (a proxy audits every connection) */
+        o = json_fields ? json_tokener_parse(json_fields) : json_object_new_object();
+        if (!o || !json_object_is_type(o, json_type_object)) {
+                json_object_put(o);
+                return -EINVAL;
+        }
+        json_object_object_add(o, "module", json_object_new_string(ctx->mod->name));
+        return core_audit_record(ctx->run, kind, o);
+}
+
+static enum stk_phase host_line_phase(struct stk_ctx *ctx)
+{
+        return ctx->line->phase;
+}
+
+static uint32_t host_covered(struct stk_ctx *ctx)
+{
+        return ctx->run->covered;
+}
+
+static int host_send_fd(struct stk_ctx *ctx, int fd)
+{
+        if (!ctx->run->in_child || ctx->run->phase != STK_PHASE_IN_SANDBOX)
+                return -EPERM;
+        return core_status_send_fd(ctx->run->status_fd, fd, ctx->mod->name);
+}
+
+static int host_plan_proxy(struct stk_ctx *ctx, int port)
+{
+        if (!plan_of(ctx))
+                return -EPERM;
+        if (port < 1 || port > 65535)
+                return -EINVAL;
+        ctx->run->settings.pub.proxy_port = port;
+        return 0;
+}
+
+static int host_egress_decide(struct stk_ctx *ctx, const struct stk_egress *req, enum stk_verdict *ret,
+                              const char **ret_decider)
+{
+        *ret = STK_DENY;
+        *ret_decider = "stockade";
+        if (ctx->run->in_child)
+                return -EPERM;
+        return core_egress_decide(ctx->run, req, ret, ret_decider);
+}
+
+const struct stk_host core_host = {
+        .size = sizeof(struct stk_host),
+        .abi_minor = STK_ABI_MINOR,
+        .log = host_log,
+        .arg_string = host_arg_string,
+        .arg_list = host_arg_list,
+        .arg_bool = host_arg_bool,
+        .arg_int = host_arg_int,
+        .settings = host_settings,
+        .data = host_data,
+        .plan_argv = host_plan_argv,
+        .plan_wrap = host_plan_wrap,
+        .plan_setenv = host_plan_setenv,
+        .plan_unsetenv = host_plan_unsetenv,
+        .plan_bind = host_plan_bind,
+        .plan_binds = host_plan_binds,
+        .plan_pass_fd = host_plan_pass_fd,
+        .plan_exec_fd = host_plan_exec_fd,
+        .ask = host_ask,
+        .watch_fd = core_watch_fd,
+        .unwatch_fd = core_unwatch_fd,
+        .audit = host_audit,
+        .line_phase = host_line_phase,
+        .covered = host_covered,
+        .send_fd = host_send_fd,
+        .plan_proxy = host_plan_proxy,
+        .egress_decide = host_egress_decide,
+        .handoff = core_handoff,
+        .handoff_take = core_handoff_take,
+};

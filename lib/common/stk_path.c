@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "stk_path.h"
+
+bool stk_path_valid(const char *p)
+{
+        if (!p || p[0] != '/')
+                return false;
+        if (strcmp(p, "/") == 0)
+                return true;
+        for (const char *c = p; c; c = strchr(c + 1, '/')) {
+                const char *next = strchr(c + 1, '/');
+                size_t len = next ? (size_t) (next - c - 1) : strlen(c + 1);
+
+                if (len == 0 || (len == 1 && c[1] == '.') || (len == 2 && c[1] == '.' && c[2] == '.'))
+                        return false;
+        }
+        return true;
+}
+
+bool stk_path_beneath(const char *path, const char *root)
+{
+        size_t n = strlen(root);
+
+        if (strcmp(root, "/") == 0)
+                return path[0] == '/';
+        while (n > 1 && root[n - 1] == '/')
+                n--;
+        return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+bool stk_path_strictly_beneath(const char *path, const char *root)
+{
+        return stk_path_beneath(path, root) && strcmp(path, root) != 0;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* Path predicates on canonical paths (strings only: no filesystem access). */
+#pragma once
+#include <stdbool.h>
+
+/* Absolute, and canonical in form: no empty, "." or ".." component and no
+ * trailing slash.  (That no component is a symlink is the core's job.) */
+bool stk_path_valid(const char *p);
+/* path is root or inside it (a string compare; a trailing slash on root is
+ * ignored). */
+bool stk_path_beneath(const char *path, const char *root);
+/* path is inside root, not root itself. */
+bool stk_path_strictly_beneath(const char *path, const char *root);

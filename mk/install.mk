@@ -1,0 +1,39 @@
+# make install / uninstall.  PREFIX DESTDIR BINDIR LIBDIR LIBEXECDIR
+# SYSCONFDIR MANDIR INCLUDEDIR PKGCONFIGDIR.
+MANPAGES := $(wildcard man/*.[1-8]) $(wildcard modules/*/*.[1-8])
+INSTALLED_MODULES := $(MODULE_SOS)
+
+$(B)/stockade-module.pc: mk/stockade-module.pc.in $(PATH_STAMP)
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@MODULEDIR@|$(MODULEDIR)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' -e 's|@SOEXT@|$(SOEXT)|g' $< > $@
+
+.PHONY: install uninstall
+install: all $(B)/stockade-module.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(SYSCONFDIR)/stockade \
+	    $(DESTDIR)$(INCLUDEDIR)/stockade $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(B)/stockade $(DESTDIR)$(BINDIR)/stockade
+	for m in $(INSTALLED_MODULES); do install -m 0644 $$m $(DESTDIR)$(MODULEDIR)/; done
+	for p in $(PROFILES); do install -m 0644 $$p $(DESTDIR)$(SYSCONFDIR)/stockade/; done
+	install -m 0644 include/stockade/module.h $(DESTDIR)$(INCLUDEDIR)/stockade/module.h
+	install -m 0644 $(B)/stockade-module.pc $(DESTDIR)$(PKGCONFIGDIR)/stockade-module.pc
+	for m in $(MANPAGES); do s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
+	    install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+ifneq ($(TOOL_BINS),)
+	install -d $(DESTDIR)$(LIBEXECDIR)/stockade
+	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(LIBEXECDIR)/stockade/
+endif
+ifneq ($(ESCAPE_BINS),)
+	install -d $(DESTDIR)$(LIBEXECDIR)/stockade/escape/probes $(DESTDIR)$(SYSCONFDIR)/stockade/compare
+	install -m 0755 $(B)/t/escape/run $(B)/t/escape/escape-fixture $(DESTDIR)$(LIBEXECDIR)/stockade/escape/
+	install -m 0755 $(ESCAPE_PROBES) $(DESTDIR)$(LIBEXECDIR)/stockade/escape/probes/
+	install -m 0644 $(COMPARE_STACKS) $(DESTDIR)$(SYSCONFDIR)/stockade/compare/
+endif
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/stockade $(DESTDIR)$(INCLUDEDIR)/stockade/module.h \
+	    $(DESTDIR)$(PKGCONFIGDIR)/stockade-module.pc
+	rm -f $(patsubst $(B)/tools/%,$(DESTDIR)$(LIBEXECDIR)/stockade/%,$(TOOL_BINS))
+	rm -rf $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(LIBEXECDIR)/stockade/escape
+	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$$(basename $$m); done
