@@ -33,18 +33,18 @@ int cli_check_one(const struct cli_opts *o)
         char names[512];
         int status;
 
-        if (cli_load_policy(o, &p) < 0)
+        if (core_load_policy(&o->open, &p) < 0)
                 return STK_EXIT_POLICY;
-        status = cli_open_run(p, &run);
+        status = core_open_run(p, &run);
         if (status == 0 && missing_covers(run)) {
                 (void) core_covers_describe(missing_covers(run), names, sizeof(names));
                 fprintf(stderr, "%s: error: no module in the stack can enforce %s on this machine "
                         "(list them under settings.best_effort to accept that)\n",
-                        o->policy_file ? o->policy_file : p->profile, names);
+                        o->open.policy_file ? o->open.policy_file : p->profile, names);
                 status = STK_EXIT_SETUP;
         }
         if (status == 0)
-                printf("%s: ok (profile %s, %zu stack lines, %zu files)\n", o->policy_file ? o->policy_file : p->profile,
+                printf("%s: ok (profile %s, %zu stack lines, %zu files)\n", o->open.policy_file ? o->open.policy_file : p->profile,
                        p->profile, p->n_lines, p->n_files);
         core_run_free(run);
         core_policy_free(p);
@@ -105,6 +105,11 @@ static struct json_object *settings_json(const struct core_run *run)
         json_object_object_add(s, "network", scalar_json(core_network_name(p->network), &p->network_origin));
         json_object_object_add(s, "network_allow", list_json(&p->net_allow));
         json_object_object_add(s, "network_deny", list_json(&p->net_deny));
+        if (p->proxy_port) {
+                char port[8];
+                snprintf(port, sizeof(port), "%d", p->proxy_port);
+                json_object_object_add(s, "network_proxy_port", scalar_json(port, &p->proxy_port_origin));
+        }
         json_object_object_add(s, "approval", scalar_json(core_approval_name(p->approval), &p->approval_origin));
         json_object_object_add(s, "best_effort", list_json(&p->best_effort_items));
         json_object_object_add(s, "env_deny", list_json(&p->env_deny));
@@ -252,9 +257,9 @@ int cli_explain(int argc, char **argv)
                 printf("usage: stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n");
                 return o.help ? 0 : STK_EXIT_USAGE;
         }
-        if (cli_load_policy(&o, &p) < 0)
+        if (core_load_policy(&o.open, &p) < 0)
                 return STK_EXIT_POLICY;
-        status = cli_open_run(p, &run);
+        status = core_open_run(p, &run);
         if (status == 0) {
                 j = explain_json(run, argv + i, o.details);
                 if (o.json)

@@ -6,6 +6,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "doctor/doctor.h"
 #include "os/os.h"
 #include "run/core.h"
 #include "util/util.h"
@@ -44,9 +45,9 @@ static int cmd_run(int argc, char **argv)
                 usage_main(stderr);
                 return STK_EXIT_USAGE;
         }
-        if (cli_load_policy(&o, &p) < 0)
+        if (core_load_policy(&o.open, &p) < 0)
                 return STK_EXIT_POLICY;
-        status = cli_open_run(p, &run);
+        status = core_open_run(p, &run);
         if (status == 0)
                 status = core_run_command(run, argv + i, environ);
         core_run_free(run);
@@ -65,9 +66,9 @@ static int cmd_check(int argc, char **argv)
         }
         if (i == argc)
                 return cli_check_one(&o);
-        o.file_alone = true;
+        o.open.file_alone = true;
         for (; i < argc; i++) {
-                o.policy_file = argv[i];
+                o.open.policy_file = argv[i];
                 bad |= cli_check_one(&o) != 0;
         }
         return bad ? STK_EXIT_POLICY : 0;
@@ -92,7 +93,7 @@ int main(int argc, char **argv)
         if (streq(argv[1], "explain"))
                 return cli_explain(argc - 1, argv + 1);
         if (streq(argv[1], "doctor"))
-                return cli_doctor(argc - 1, argv + 1);
+                return doctor_main(argc - 1, argv + 1);
         if (streq(argv[1], "approvals"))
                 return cli_approvals(argc - 1, argv + 1);
         if (streq(argv[1], "compare"))

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-#include "cli/cli.h"
 #include "run/core.h"
+#include "doctor.h"
 #include "doctor_internal.h"
 #include "util/util.h"
 
@@ -216,7 +216,7 @@ static int usage(FILE *f, int status)
         return status;
 }
 
-int cli_doctor(int argc, char **argv)
+int doctor_main(int argc, char **argv)
 {
         static const struct option options[] = {
                 { "json", no_argument, NULL, 'j' },

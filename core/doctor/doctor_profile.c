@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-#include "cli/cli.h"
 #include "run/core.h"
 #include "doctor_internal.h"
 #include "os/os.h"
@@ -231,7 +230,7 @@ static struct json_object *profile_report(const char *name, struct json_object *
 {
         struct json_object *o = json_object_new_object(), *problems = json_object_new_array();
         struct json_object *warnings = json_object_new_array();
-        struct cli_opts opts = { .profile = name };
+        struct core_open_opts opts = { .profile = name };
         struct core_policy *p = NULL;
         struct core_run *run = NULL;
         struct capture cap;
@@ -239,12 +238,12 @@ static struct json_object *profile_report(const char *name, struct json_object *
         char buf[512];
 
         capture_begin(&cap);
-        r = cli_load_policy(&opts, &p);
+        r = core_load_policy(&opts, &p);
         if (r >= 0) {
                 /* doctor runs nothing: no audit file is created or appended to */
                 free(p->audit);
                 p->audit = NULL;
-                st = cli_open_run(p, &run);
+                st = core_open_run(p, &run);
         }
         json_object_object_add(o, "name", json_object_new_string(name));
         snprintf(buf, sizeof(buf), "run `stockade check --profile %s` and fix the file it names", name);

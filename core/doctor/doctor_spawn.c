@@ -12,16 +12,9 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "common/stk_time.h"
 #include "doctor_internal.h"
 #include "util/util.h"
-
-static long long now_ms(void)
-{
-        struct timespec ts;
-
-        (void) clock_gettime(CLOCK_MONOTONIC, &ts); /* cannot fail with a valid clock id */
-        return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Read until EOF, a full buffer or the deadline; *ret_got is what arrived
  * either way.  Returns 0 at EOF, -ETIMEDOUT or -errno. */
@@ -29,7 +22,7 @@ static int read_until(int fd, char *buf, size_t size, long long deadline, size_t
 {
         *ret_got = 0;
         for (;;) {
-                long long left = deadline - now_ms();
+                long long left = deadline - stk_now_ms();
                 struct pollfd p = { .fd = fd, .events = POLLIN };
                 char scratch[256];
                 if (left <= 0)
@@ -64,7 +57,7 @@ static int wait_exit(pid_t pid, long long deadline)
                         return -errno;
                 if (si.si_pid == pid)
                         return 0;
-                if (now_ms() >= deadline)
+                if (stk_now_ms() >= deadline)
                         return -ETIMEDOUT;
                 struct timespec nap = { 0, 5 * 1000 * 1000 };
                 (void) nanosleep(&nap, NULL); /* an early wake-up only polls again */
@@ -85,7 +78,7 @@ static int reap(pid_t pid, int *ret_status)
 
 int doctor_fork_call(doctor_child_fn fn, void *arg, int timeout_ms, void *buf, size_t size, int *ret_status)
 {
-        long long deadline = now_ms() + timeout_ms;
+        long long deadline = stk_now_ms() + timeout_ms;
         int p[2], status = 0, r, w;
         size_t got;
         pid_t pid;

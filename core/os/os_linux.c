@@ -13,7 +13,7 @@
 #include <linux/keyctl.h>
 
 #include "os.h"
-#include "util/util.h"
+#include "common/stk_util.h"
 
 const char os_backend[] = "linux";
 

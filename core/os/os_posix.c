@@ -19,7 +19,7 @@
 #endif
 
 #include "os.h"
-#include "util/util.h"
+#include "common/stk_util.h"
 
 #ifndef MSG_NOSIGNAL
 #define MSG_NOSIGNAL 0 /* macOS: SIGPIPE is ignored in the supervisor anyway */

@@ -65,6 +65,7 @@ static const char *const key_names[CORE_KEY_MAX] = {
         [CORE_KEY_STACK] = "stack",
         [CORE_KEY_ENV_DENY] = "env.deny",
         [CORE_KEY_ENV_ALLOW] = "env.allow",
+        [CORE_KEY_NET_PROXY_PORT] = "network.proxy_port",
 };
 
 static int name_index(const char *const *names, size_t n, const char *s)

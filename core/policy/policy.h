@@ -79,6 +79,7 @@ struct core_policy {
         struct core_list protect;   /* extra protected names, relative to each writable root */
         int protect_defaults;       struct core_origin protect_defaults_origin; /* the built-in list (core/protect.c) */
         enum stk_network network;   struct core_origin network_origin;
+        int proxy_port;             struct core_origin proxy_port_origin; /* 0: net_proxy publishes one */
         struct core_list net_allow;
         struct core_list net_deny;
         enum stk_approval approval; struct core_origin approval_origin;
@@ -173,6 +174,7 @@ enum core_key {
         CORE_KEY_STACK,
         CORE_KEY_ENV_DENY,
         CORE_KEY_ENV_ALLOW,
+        CORE_KEY_NET_PROXY_PORT,
         CORE_KEY_MAX
 };
 const char *core_key_name(enum core_key k);
@@ -181,3 +183,7 @@ const char *core_git_name(enum core_git_protect g);        /* "whole", "surfaces
 const char *core_network_name(enum stk_network n);         /* "off", "proxy", "on" */
 const char *core_approval_name(enum stk_approval a);       /* "on-request", "never" */
 #define CORE_INCLUDE_MAX_DEPTH 8
+
+/* protect.c: the protected paths inside the writable roots (the built-in
+ * list, `protect:`, git's surfaces), as read-only islands. */
+int core_protect_paths(const struct core_policy *p, char ***ret);

@@ -197,6 +197,33 @@ static int set_mode(struct pfile *f, const struct pnode *v)
         return 0;
 }
 
+/* The proxy's loopback port, where net_proxy is not the one that listens
+ * (an egress proxy the site runs): where the command's TCP may go, so
+ * only a layer that may loosen sets or changes it. */
+static int set_proxy_port(struct pfile *f, const struct pnode *v)
+{
+        struct core_policy *p = f->l->p;
+        const char *s = pwant_scalar(f, v, "network.proxy_port");
+        char *end;
+        long port;
+
+        if (!s)
+                return 0;
+        errno = 0;
+        port = strtol(s, &end, 10);
+        if (errno || end == s || *end || port < 1 || port > 65535) {
+                perr(f, v, "bad network.proxy_port \"%s\"; expected a TCP port 1..65535", s);
+                return 0;
+        }
+        if (port != p->proxy_port && !pmay_loosen(f, CORE_KEY_NET_PROXY_PORT)) {
+                pdeny_loosen(f, v, CORE_KEY_NET_PROXY_PORT, "\"network.proxy_port\" picks where the command's TCP goes");
+                return 0;
+        }
+        p->proxy_port = (int) port;
+        p->proxy_port_origin = porigin(f, v);
+        return 0;
+}
+
 /* ---- list settings: append, drop duplicates ------------------------------ */
 
 struct list_rule {
@@ -347,8 +374,8 @@ static int set_best_effort(struct pfile *f, const struct pnode *v)
 
 static int set_network(struct pfile *f, const struct pnode *v)
 {
-        static const char *const names[] = { "mode", "allow", "deny", NULL };
-        const struct pnode *k[3] = { 0 }, *vals[3] = { 0 };
+        static const char *const names[] = { "mode", "allow", "deny", "proxy_port", NULL };
+        const struct pnode *k[4] = { 0 }, *vals[4] = { 0 };
         int r = 0;
 
         if (!pwant_map(f, v, "network"))
@@ -360,6 +387,8 @@ static int set_network(struct pfile *f, const struct pnode *v)
                 r = add_items(f, vals[1], &f->l->p->net_allow, &rule_allow);
         if (r >= 0 && vals[2])
                 r = add_items(f, vals[2], &f->l->p->net_deny, &rule_deny);
+        if (r >= 0 && vals[3])
+                r = set_proxy_port(f, vals[3]);
         return r;
 }
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "run/core.h"
+#include "policy.h"
 #include "util/util.h"
 
 /* Each entry runs code when a person or a tool opens the directory. */

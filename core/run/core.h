@@ -115,8 +115,7 @@ struct core_run {
 };
 
 /* A module slot the core may read: inside the size the module was built with. */
-#define MODULE_HAS(desc, field) \
-        ((desc)->size >= offsetof(struct stk_module, field) + sizeof((desc)->field) && (desc)->field)
+#define MODULE_HAS(desc, field) (STK_HAS(desc, stk_module, field) && (desc)->field)
 
 /* loader.c */
 int core_module_dirs(bool trust_build_tree, const char *dirs[static 3]);
@@ -168,9 +167,6 @@ int core_plan_bind(struct core_plan *p, const char *source, const char *dest, un
 int core_plan_pass_fd(struct core_plan *p, int fd);
 int core_plan_final_argv(const struct core_plan *p, char *const *inner, char ***ret);
 
-/* protect.c: protected paths inside writable roots */
-int core_protect_paths(const struct core_policy *p, char ***ret);
-
 /* coverage.c: what the settings require, what the stack gives */
 uint32_t core_required_covers(const struct stk_settings *s);
 int core_covers_describe(uint32_t bits, char *buf, size_t size);
@@ -205,3 +201,22 @@ void core_prepare_in_sandbox(struct core_run *run, int status_fd);
 int core_handoff(struct stk_ctx *ctx, const void *data, size_t len);
 int core_handoff_take(struct stk_ctx *ctx, const void **ret_data, size_t *ret_len);
 void core_handoffs_free(struct core_run *run);
+
+/* open.c: a policy for a profile or file, a run on it (run, check, explain,
+ * doctor and every later entry go through these two). */
+struct core_open_opts {
+        const char *profile;            /* NULL: "default" */
+        const char *policy_file;        /* --policy FILE instead of the profile's files */
+        const char *workspace;          /* NULL: the working directory */
+        const char *audit;              /* --audit FILE */
+        bool file_alone;                /* check FILE: that file only, no user or project layer */
+};
+int core_load_policy(const struct core_open_opts *o, struct core_policy **ret);
+int core_open_run(struct core_policy *p, struct core_run **ret);  /* 0 or an exit status */
+
+/* runcmd.c: the runtime API.  permission, pre-exec, supervise; returns the
+ * command's exit status or one of stockade's own. */
+int core_run_command(struct core_run *run, char **argv, char **envp);
+int core_permission(struct core_run *run, char **argv, bool ask, enum stk_verdict *ret_v, const char **ret_decider);
+int core_egress_decide(struct core_run *run, const struct stk_egress *e, enum stk_verdict *ret_v,
+                       const char **ret_decider);

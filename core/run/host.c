@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 
-#include "cli/cli.h"
 #include "core.h"
 #include "status.h"
 #include "util/util.h"
@@ -190,6 +189,11 @@ static int host_plan_proxy(struct stk_ctx *ctx, int port)
                 return -EPERM;
         if (port < 1 || port > 65535)
                 return -EINVAL;
+        /* network.proxy_port names the port the proxy listens on; a proxy
+         * that published another would leave every later line guarding
+         * the wrong one */
+        if (ctx->run->policy->proxy_port && port != ctx->run->policy->proxy_port)
+                return -EADDRINUSE;
         ctx->run->settings.pub.proxy_port = port;
         return 0;
 }

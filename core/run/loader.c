@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "common/stk_trust.h"
 #include "core.h"
 #include "os/os.h"
 #include "util/util.h"
@@ -61,20 +62,18 @@ int core_module_dirs(bool trust_build_tree, const char *dirs[static 3])
         return n;
 }
 
-/* Writable by someone other than the owner, or owned by neither root nor us. */
+/* The one trust rule (lib/common/stk_trust.h), with the owner and mode in
+ * the message. */
 static int check_owner_mode(const struct stat *st, const char *what, const char *path)
 {
-        if (st->st_uid != 0 && st->st_uid != geteuid()) {
-                core_log(STK_LOG_ERROR, "refusing module %s %s: owned by uid %u, not root or uid %u",
-                         what, path, (unsigned) st->st_uid, (unsigned) geteuid());
-                return -EPERM;
-        }
-        if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-                core_log(STK_LOG_ERROR, "refusing module %s %s: writable by group or others (mode %04o)",
-                         what, path, (unsigned) (st->st_mode & 07777));
-                return -EPERM;
-        }
-        return 0;
+        const char *why;
+        int r = stk_trust_stat(st, geteuid(), 0, &why);
+
+        if (r < 0)
+                core_log(STK_LOG_ERROR, "refusing module %s %s: %s (uid %u, mode %04o; root or uid %u may own it)",
+                         what, path, why, (unsigned) st->st_uid, (unsigned) (st->st_mode & 07777),
+                         (unsigned) geteuid());
+        return r;
 }
 
 /* Open dir/name.SOEXT and check it and its directory; -ENOENT if absent. */

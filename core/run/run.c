@@ -281,6 +281,7 @@ int core_settings_build(const struct core_policy *p, struct core_settings *s)
                 .workspace = p->workspace,
                 .private_tmp = p->private_tmp,
                 .network = p->network,
+                .proxy_port = p->proxy_port,
                 .approval = p->approval,
                 .best_effort = p->best_effort,
                 .home = getenv("HOME"),

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-#include "cli/cli.h"
 #include "core.h"
 #include "util/util.h"
 

@@ -181,7 +181,7 @@ static int example_init(struct stk_ctx *ctx, const struct stk_host *h, void **re
 
         /* Every slot used here exists since ABI 1.0.  A module that uses a
          * newer one checks h->size first (stockade-module(3), COMPATIBILITY). */
-        if (h->size < offsetof(struct stk_host, settings) + sizeof(h->settings))
+        if (!STK_HAS(h, stk_host, settings))
                 return -EPROTO;
         host = h;
         *ret_data = NULL; /* no per-run state: the rules are read per line */

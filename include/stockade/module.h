@@ -41,6 +41,13 @@
 extern "C" {
 #endif
 
+/* Whether a struct that carries its own size (stk_host, stk_settings,
+ * stk_module) is large enough to hold `field`: check it before reading any
+ * slot newer than the minor a module or the core was built against, e.g.
+ * STK_HAS(host, stk_host, audit) && host->audit (ABI 1.5). */
+#define STK_HAS(ptr, type, field) \
+        ((ptr)->size >= offsetof(struct type, field) + sizeof(((const struct type *) 0)->field))
+
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
 #define STK_ABI_MINOR 4

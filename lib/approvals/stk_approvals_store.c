@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/stk_trust.h"
 #include "stk_approvals.h"
 
 /* ---- paths ----------------------------------------------------------------- */
@@ -100,14 +101,11 @@ static int make_dirs(const char *dir)
  * pre-answer a question. */
 static bool private_to_us(const struct stat *st, const char *what, const char *path, char *why, size_t why_size)
 {
-        if (st->st_uid != geteuid()) {
-                snprintf(why, why_size, "%s %s belongs to uid %u, not to us (uid %u)", what, path,
-                         (unsigned) st->st_uid, (unsigned) geteuid());
-                return false;
-        }
-        if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-                snprintf(why, why_size, "%s %s is writable by group or others (mode %03o)", what, path,
-                         (unsigned) (st->st_mode & 0777));
+        const char *reason;
+
+        if (stk_trust_stat(st, geteuid(), STK_TRUST_OWNER_ONLY, &reason) < 0) {
+                snprintf(why, why_size, "%s %s is %s (uid %u, mode %03o; we are uid %u)", what, path, reason,
+                         (unsigned) st->st_uid, (unsigned) (st->st_mode & 0777), (unsigned) geteuid());
                 return false;
         }
         return true;

@@ -14,8 +14,6 @@ static int grow(struct stk_buf *b, size_t more)
 
         if (b->err < 0)
                 return b->err;
-        if (b->max && b->len + more > b->max)
-                return b->err = -E2BIG;
         if (b->len + more + 1 <= b->cap)
                 return 0;
         cap = b->cap ? b->cap : 64;
@@ -29,8 +27,19 @@ static int grow(struct stk_buf *b, size_t more)
         return 0;
 }
 
+/* What of n more bytes fits under max. */
+static size_t room(struct stk_buf *b, size_t n)
+{
+        if (b->max && b->len + n > b->max) {
+                b->truncated = true;
+                return b->len < b->max ? b->max - b->len : 0;
+        }
+        return n;
+}
+
 void stk_buf_add(struct stk_buf *b, const char *s, size_t n)
 {
+        n = room(b, n);
         if (grow(b, n) < 0)
                 return;
         memcpy(b->s + b->len, s, n);
@@ -61,12 +70,22 @@ void stk_buf_printf(struct stk_buf *b, const char *fmt, ...)
                         b->err = -EINVAL;
                 return;
         }
+        size_t fits = room(b, (size_t) n);
         if (grow(b, (size_t) n) < 0)
                 return;
         va_start(ap, fmt);
         (void) vsnprintf(b->s + b->len, (size_t) n + 1, fmt, ap); /* sized just above */
         va_end(ap);
-        b->len += (size_t) n;
+        b->len += fits;
+        b->s[b->len] = '\0';
+}
+
+void stk_buf_truncate(struct stk_buf *b, size_t n)
+{
+        if (b->s && n < b->len) {
+                b->len = n;
+                b->s[n] = '\0';
+        }
 }
 
 char *stk_buf_take(struct stk_buf *b)

@@ -55,7 +55,7 @@ static int check_line(struct stk_ctx *ctx)
  * mistake to fix, not a reason to deny every question quietly. */
 static int aexec_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
 {
-        if (h->size < offsetof(struct stk_host, audit) + sizeof(h->audit))
+        if (!STK_HAS(h, stk_host, audit))
                 return -EPROTO; /* older than every slot used here */
         host = h;
         *ret_data = NULL;

@@ -21,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/stk_time.h"
+#include "common/stk_trust.h"
 #include "approval_exec_internal.h"
 
 /* How often a running approver is checked for having exited while a
@@ -43,16 +45,8 @@ int aexec_check_program(const char *path, const char **ret_why)
                 *ret_why = "cannot stat it";
                 return -errno;
         }
-        if (!S_ISREG(st.st_mode) || !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) {
-                *ret_why = "not an executable regular file";
-                return -EACCES;
-        }
         /* Whoever can rewrite it decides every question, outside the sandbox. */
-        if ((st.st_mode & (S_IWGRP | S_IWOTH)) || (st.st_uid != 0 && st.st_uid != geteuid())) {
-                *ret_why = "writable by someone other than root or its owner, or owned by another user";
-                return -EPERM;
-        }
-        return 0;
+        return stk_trust_stat(&st, geteuid(), STK_TRUST_EXECUTABLE, ret_why);
 }
 
 static void close_quietly(int *fd)
@@ -176,14 +170,6 @@ static int spawn(const struct aexec_spec *spec, struct job *j)
         return r;
 }
 
-static long long now_ms(void)
-{
-        struct timespec ts;
-
-        (void) clock_gettime(CLOCK_MONOTONIC, &ts); /* cannot fail for CLOCK_MONOTONIC */
-        return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Write what the pipe takes.  An approver that exits or closes stdin
  * without reading all of it is not an error: its answer still counts. */
 static int feed(const struct aexec_spec *spec, struct job *j)
@@ -247,7 +233,7 @@ static int pump(const struct aexec_spec *spec, struct job *j, struct aexec_resul
 
         while (r >= 0 && !res->oversize && !(j->out_eof && j->exited)) {
                 struct pollfd fds[2];
-                long long left = deadline - now_ms();
+                long long left = deadline - stk_now_ms();
                 nfds_t n = 0;
 
                 if (left <= 0) {
@@ -315,7 +301,7 @@ int aexec_run(const struct aexec_spec *spec, struct aexec_result *ret)
 {
         struct job j = { .pid = -1, .in_fd = -1, .out_fd = -1 };
         struct aexec_result res = { 0 };
-        long long deadline = now_ms() + spec->timeout_ms;
+        long long deadline = stk_now_ms() + spec->timeout_ms;
         bool was_pending;
         sigset_t old;
         int r, q;

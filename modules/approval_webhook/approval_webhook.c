@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/stk_time.h"
 #include "approval_webhook_internal.h"
 
 static const struct stk_host *host;
@@ -86,7 +87,7 @@ static int awh_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_da
 {
         int r;
 
-        if (h->size < offsetof(struct stk_host, audit) + sizeof(h->audit))
+        if (!STK_HAS(h, stk_host, audit))
                 return -EPROTO; /* older than every slot used here */
         host = h;
         *ret_data = NULL;
@@ -113,14 +114,6 @@ static int awh_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
         return check_line(ctx);
 }
 
-static long long now_ms(void)
-{
-        struct timespec ts;
-
-        (void) clock_gettime(CLOCK_MONOTONIC, &ts); /* cannot fail for CLOCK_MONOTONIC */
-        return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void sleep_ms(long long ms)
 {
         struct timespec ts = { (time_t) (ms / 1000), (long) (ms % 1000) * 1000000 };
@@ -138,14 +131,14 @@ static int post_with_retries(struct stk_ctx *ctx, struct awh_request *req, long 
                 long long backoff = 100LL << (attempt < 4 ? attempt : 4); /* 100 ms ... 1.6 s */
                 int r;
 
-                req->timeout_ms = (long) (deadline - now_ms());
+                req->timeout_ms = (long) (deadline - stk_now_ms());
                 if (req->timeout_ms < 1)
                         req->timeout_ms = 1; /* curl's 0 would mean "no timeout" */
                 r = awh_post(req, ret);
                 if (r < 0)
                         return r;
                 *ret_tries = attempt + 1;
-                if (!awh_retryable(ret) || attempt >= retries || deadline - now_ms() <= backoff)
+                if (!awh_retryable(ret) || attempt >= retries || deadline - stk_now_ms() <= backoff)
                         return 0;
                 host->log(ctx, STK_LOG_INFO, "try %d: %s; again in %lld ms", attempt + 1,
                           ret->curl_code ? ret->error : "a server error (5xx)", backoff);
@@ -212,7 +205,7 @@ static int request_for(struct stk_ctx *ctx, struct awh_request *req, char *token
 static int awh_approve(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *ret_verdict)
 {
         long long timeout_s = host->arg_int(ctx, "timeout", AWH_TIMEOUT_DEFAULT);
-        long long deadline = now_ms() + timeout_s * 1000;
+        long long deadline = stk_now_ms() + timeout_s * 1000;
         const struct stk_settings *s = host->settings(ctx);
         char token[AWH_TOKEN_MAX], *question = NULL;
         struct awh_request req;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <curl/curl.h>
 
+#include "common/stk_trust.h"
 #include "approval_webhook_internal.h"
 
 /* Plain http only where no one else is on the wire: the loopback, for
@@ -78,18 +79,10 @@ int awh_check_url(const char *url, bool *ret_https, const char **ret_why)
 
 static int check_stat(const struct stat *st, bool secret, const char **ret_why)
 {
-        if (!S_ISREG(st->st_mode)) {
-                *ret_why = "not a regular file";
-                return -EINVAL;
-        }
-        if (st->st_uid != 0 && st->st_uid != geteuid()) {
-                *ret_why = "owned by another user";
-                return -EPERM;
-        }
-        if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-                *ret_why = "writable by group or others";
-                return -EPERM;
-        }
+        int r = stk_trust_stat(st, geteuid(), STK_TRUST_REGULAR, ret_why);
+
+        if (r < 0)
+                return r == -EACCES ? -EINVAL : r;
         if (secret && (st->st_mode & (S_IRWXG | S_IRWXO))) {
                 *ret_why = "readable by group or others (chmod 600 it)";
                 return -EPERM;

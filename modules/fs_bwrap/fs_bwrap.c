@@ -51,7 +51,7 @@ static int init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
         struct fs_bwrap *d;
 
         /* We call up to plan_exec_fd, all in minor 0; check anyway. */
-        if (h->size < offsetof(struct stk_host, ask))
+        if (!STK_HAS(h, stk_host, plan_exec_fd))
                 return -ENOTSUP;
         d = calloc(1, sizeof(*d));
         if (!d)
@@ -92,7 +92,7 @@ static int load_line(struct stk_ctx *ctx, struct line *ret)
 
 static int check_settings(struct stk_ctx *ctx, const struct stk_settings *s)
 {
-        if (!s || s->size < offsetof(struct stk_settings, net_allow) ||
+        if (!s || !STK_HAS(s, stk_settings, network) ||
             !s->write || !s->read_only || !s->hide) {
                 host->log(ctx, STK_LOG_ERROR, "the core gave no usable settings");
                 return -EINVAL;

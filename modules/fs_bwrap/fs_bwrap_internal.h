@@ -5,8 +5,6 @@
  * the .so: the version script keeps `stockade_module` alone.
  */
 #pragma once
-#include "common/stk_path.h"
-
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,24 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/stk_path.h"
+#include "common/stk_util.h"
 #include "stockade/module.h"
-
-/* A module never links against the core, so it carries its own two cleanup
- * helpers instead of core/util.h's. */
-static inline void fs_bwrap_freep(void *p) { free(*(void **) p); }
-static inline void fs_bwrap_closep(int *fd)
-{
-        if (*fd >= 0) {
-                int saved = errno;
-                (void) close(*fd); /* read-only or O_PATH fds: nothing to flush */
-                errno = saved;
-                *fd = -1;
-        }
-}
-#define _cleanup_free_ __attribute__((cleanup(fs_bwrap_freep)))
-#define _cleanup_close_ __attribute__((cleanup(fs_bwrap_closep)))
-#define TAKE_FD(fd) ({ int _t = (fd); (fd) = -1; _t; })
-#define streq(a, b) (strcmp((a), (b)) == 0)
 
 #define FS_BWRAP_DEFAULT "/usr/bin/bwrap"
 #define FS_BWRAP_MIN_VERSION 800 /* 0.8.0: --disable-userns */

@@ -145,7 +145,7 @@ static int open_parent(struct fs_bwrap_mounts *m, const char *path, int *ret_dfd
                 }
                 if (nfd < 0)
                         return -errno; /* ENOTDIR: a symlink or a file is in the way */
-                fs_bwrap_closep(&dfd);
+                closep(&dfd);
                 dfd = nfd;
                 *slash = '/';
         }
@@ -310,7 +310,7 @@ void fs_bwrap_mounts_cleanup(struct fs_bwrap_mounts *m)
                         remove_mountpoint(m, e);
                 else if (e->remove)
                         remove_dir(m, e->path, &e->fd); /* not empty: the command put something there; keep it */
-                fs_bwrap_closep(&e->fd);
+                closep(&e->fd);
                 free(e->path);
         }
         free(m->v);

@@ -14,31 +14,23 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "common/stk_trust.h"
 #include "fs_bwrap_internal.h"
 
 int fs_bwrap_open_binary(const char *path, int *ret_fd, const char **ret_why)
 {
         _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-        struct stat st;
+        int r;
 
         if (fd < 0) {
                 *ret_why = "cannot open it";
                 return -errno;
         }
-        if (fstat(fd, &st) < 0) {
-                *ret_why = "fstat";
-                return -errno;
-        }
-        if (!S_ISREG(st.st_mode) || !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) {
-                *ret_why = "not an executable regular file";
-                return -EACCES;
-        }
         /* Whoever can rewrite it runs code outside the sandbox, with our
          * privileges, on the next run. */
-        if ((st.st_mode & (S_IWGRP | S_IWOTH)) || (st.st_uid != 0 && st.st_uid != geteuid())) {
-                *ret_why = "writable by someone other than root or its owner";
-                return -EPERM;
-        }
+        r = stk_trust_fd(fd, geteuid(), STK_TRUST_EXECUTABLE, ret_why);
+        if (r < 0)
+                return r;
         *ret_fd = TAKE_FD(fd);
         return 0;
 }
@@ -81,17 +73,17 @@ static int run_child(void (*child)(int wfd, void *arg), void *arg, void *buf, si
         pid = fork();
         if (pid < 0) {
                 r = -errno;
-                fs_bwrap_closep(&p[0]);
-                fs_bwrap_closep(&p[1]);
+                closep(&p[0]);
+                closep(&p[1]);
                 return r;
         }
         if (pid == 0) {
                 child(p[1], arg);
                 _exit(127);
         }
-        fs_bwrap_closep(&p[1]);
+        closep(&p[1]);
         *ret_n = read_all(p[0], buf, size);
-        fs_bwrap_closep(&p[0]);
+        closep(&p[0]);
         return wait_child(pid, ret_status);
 }
 

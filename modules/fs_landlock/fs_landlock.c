@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/stk_proxy.h"
 #include "fs_landlock_internal.h"
 
 /* The host table, from init: in_sandbox and probe get only ctx. */
@@ -222,20 +223,12 @@ static int make_points(struct stk_ctx *ctx, struct ll_point **ret, size_t *ret_n
         return 0;
 }
 
-/* The proxy's port: the one net_proxy published (ABI 1.2), else the arg. */
-static long long proxy_port_of(struct stk_ctx *ctx, const struct stk_settings *s)
-{
-        if (s->size >= offsetof(struct stk_settings, proxy_port) + sizeof(s->proxy_port) && s->proxy_port > 0)
-                return s->proxy_port;
-        return host->arg_int(ctx, "proxy_port", 0);
-}
-
 /* `final`: the rules are about to be enforced, so the port must be known;
  * before that (probe) net_proxy's pre-exec line may not have published it. */
 static int net_setup(struct stk_ctx *ctx, struct ll_net *ret_net, uint64_t *ret_scopes, bool final)
 {
         const struct stk_settings *s = host->settings(ctx);
-        long long port = proxy_port_of(ctx, s), arg = host->arg_int(ctx, "proxy_port", 0);
+        int port = s->network == STK_NET_PROXY ? stk_proxy_port(host, ctx) : 0;
 
         *ret_net = (struct ll_net){ .handle = s->network != STK_NET_ON };
         /* Signals always; host abstract sockets unless the network is open. */
@@ -243,12 +236,14 @@ static int net_setup(struct stk_ctx *ctx, struct ll_net *ret_net, uint64_t *ret_
                       (s->network != STK_NET_ON ? LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET : 0);
         if (s->network != STK_NET_PROXY)
                 return 0;
-        if (arg < 0 || arg > 65535 || (final && (port < 1 || port > 65535))) {
+        if (port < 0)
+                return port;
+        if (final && port == 0) {
                 host->log(ctx, STK_LOG_ERROR, "network mode proxy needs the proxy's port: list net_proxy in the "
-                          "pre-exec phase before this line, or set proxy_port 1..65535 (got %lld)", port);
+                          "pre-exec phase before this line, or set network.proxy_port");
                 return -EINVAL;
         }
-        ret_net->proxy_port = (int)port;
+        ret_net->proxy_port = port;
         return 0;
 }
 
@@ -363,7 +358,7 @@ static void ll_fini(void *data)
 
 static bool enforces_here(struct stk_ctx *ctx)
 {
-        if (host->size < offsetof(struct stk_host, line_phase) + sizeof(host->line_phase) || !host->line_phase)
+        if (!STK_HAS(host, stk_host, line_phase) || !host->line_phase)
                 return true; /* an ABI 1.0 core: the old claim */
         return host->line_phase(ctx) == STK_PHASE_IN_SANDBOX;
 }
@@ -440,7 +435,7 @@ static bool already_enforced(struct stk_ctx *ctx)
 
         if (!host->arg_bool(ctx, "fallback", 0))
                 return false;
-        if (host->size < offsetof(struct stk_host, covered) + sizeof(host->covered) || !host->covered)
+        if (!STK_HAS(host, stk_host, covered) || !host->covered)
                 return false; /* an ABI 1.0 core cannot say: enforce */
         return (host->covered(ctx) & fs) == fs;
 }

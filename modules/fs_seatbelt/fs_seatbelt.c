@@ -14,10 +14,13 @@
  * falls through to the next; `stockade explain --details` still shows the
  * exact profile and argv it would use, for review.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/stk_proxy.h"
+#include "common/stk_trust.h"
 #include "fs_seatbelt_internal.h"
 
 #ifdef __APPLE__
@@ -51,7 +54,7 @@ static int init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
         struct sb_data *d;
 
         /* We call up to plan_binds, all in minor 0; check anyway. */
-        if (h->size < offsetof(struct stk_host, plan_pass_fd))
+        if (!STK_HAS(h, stk_host, plan_binds))
                 return -ENOTSUP;
         d = calloc(1, sizeof(*d));
         if (!d)
@@ -77,7 +80,7 @@ static void fini(void *data)
 
 static int check_settings(struct stk_ctx *ctx, const struct stk_settings *s)
 {
-        if (!s || s->size < offsetof(struct stk_settings, net_allow) || !s->write || !s->read_only || !s->hide) {
+        if (!s || !STK_HAS(s, stk_settings, network) || !s->write || !s->read_only || !s->hide) {
                 host->log(ctx, STK_LOG_ERROR, "the core gave no usable settings");
                 return -EINVAL;
         }
@@ -87,11 +90,13 @@ static int check_settings(struct stk_ctx *ctx, const struct stk_settings *s)
 /* This line's arguments into conf (tmpdir is the caller's). */
 static int load_conf(struct stk_ctx *ctx, const struct stk_settings *s, struct sb_conf *conf)
 {
-        long long port = host->arg_int(ctx, "proxy_port", 0);
+        int port = stk_proxy_port(host, ctx);
         const char *const *mach = host->arg_list(ctx, "mach_lookup");
 
-        if (s->network == STK_NET_PROXY && (port < 1 || port > 65535)) {
-                host->log(ctx, STK_LOG_ERROR, "network mode proxy needs proxy_port 1..65535 (got %lld)", port);
+        if (port < 0)
+                return port;
+        if (s->network == STK_NET_PROXY && port == 0) {
+                host->log(ctx, STK_LOG_ERROR, "network mode proxy needs the proxy's port: set network.proxy_port");
                 return -EINVAL;
         }
         for (size_t i = 0; mach[i]; i++)
@@ -103,7 +108,7 @@ static int load_conf(struct stk_ctx *ctx, const struct stk_settings *s, struct s
         *conf = (struct sb_conf) {
                 .sandbox_exec = sb_sandbox_exec,
                 .darwin = sb_on_darwin,
-                .proxy_port = s->network == STK_NET_PROXY ? (int) port : 0,
+                .proxy_port = s->network == STK_NET_PROXY ? port : 0,
                 .mach = mach,
         };
         return 0;
@@ -146,22 +151,28 @@ static int build(struct stk_ctx *ctx, const struct sb_conf *conf, struct sb_prof
         return r;
 }
 
-/* The binary that applies the profile: Apple's, where Apple put it. */
+/* The binary that applies the profile: Apple's, where Apple put it, and
+ * root's alone. */
+int sb_check_sandbox_exec(const char **ret_why)
+{
+        _cleanup_close_ int fd = open(sb_sandbox_exec, O_RDONLY | O_CLOEXEC);
+
+        if (fd < 0) {
+                *ret_why = strerror(errno);
+                return -errno;
+        }
+        /* any refusal is EPERM: there is nothing here the user could fix */
+        return stk_trust_fd(fd, 0, STK_TRUST_EXECUTABLE | STK_TRUST_OWNER_ONLY, ret_why) < 0 ? -EPERM : 0;
+}
+
 static int check_binary(struct stk_ctx *ctx)
 {
-        struct stat st;
+        const char *why;
+        int r = sb_check_sandbox_exec(&why);
 
-        if (stat(sb_sandbox_exec, &st) < 0) {
-                int r = -errno;
-                host->log(ctx, STK_LOG_ERROR, "%s: %s", sb_sandbox_exec, strerror(-r));
-                return r;
-        }
-        if (!S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR) || st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-                host->log(ctx, STK_LOG_ERROR, "%s is not an executable file owned by root and writable by root alone: "
-                          "not running it", sb_sandbox_exec);
-                return -EPERM;
-        }
-        return 0;
+        if (r < 0)
+                host->log(ctx, STK_LOG_ERROR, "%s: %s: not running it", sb_sandbox_exec, why);
+        return r;
 }
 
 static uint32_t covers_for(const struct stk_settings *s)

@@ -16,11 +16,8 @@
 
 #include "stockade/module.h"
 
-/* A module never links against the core, so it carries its own cleanup
- * helper instead of core/util.h's. */
-static inline void fs_seatbelt_freep(void *p) { free(*(void **) p); }
-#define _cleanup_free_ __attribute__((cleanup(fs_seatbelt_freep)))
-#define streq(a, b) (strcmp((a), (b)) == 0)
+#include "common/stk_buf.h"
+#include "common/stk_util.h"
 
 /* Run by absolute path only, never looked up in PATH.  /usr/bin is on the
  * sealed system volume (SIP), so the file is Apple's. */
@@ -97,18 +94,11 @@ int sb_build(const struct stk_settings *s, const struct stk_bind *binds, size_t 
              const struct sb_conf *conf, struct sb_profile *ret);
 void sb_profile_done(struct sb_profile *p);
 
-/* ---- fs_seatbelt_text.c: a growing string and explain's text ---------- */
+/* ---- fs_seatbelt_text.c: shell quoting and explain's text -------------- */
 
-struct sb_buf {
-        char *s;
-        size_t len, cap;
-        int err; /* sticky: the first failure (-ENOMEM); later appends do nothing */
-};
-void sb_buf_add(struct sb_buf *b, const char *s);
-void sb_buf_printf(struct sb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append `s` quoted for a POSIX shell ($'...', as zsh and bash read it,
  * where it holds a control character), or as is when it needs no quoting. */
-void sb_buf_quoted(struct sb_buf *b, const char *s);
+void sb_buf_quoted(struct stk_buf *b, const char *s);
 
 /* explain's text: the paths by role, the argv, the profile.  `tmp_note`
  * is appended to the TMPDIR line (the directory is made per run),
@@ -130,4 +120,6 @@ int sb_tmp_remove(const char *base, const char *path);
  * them itself. */
 extern bool sb_on_darwin;
 extern const char *sb_sandbox_exec;
+/* sandbox-exec is there and trusted: 0, or -errno with *ret_why. */
+int sb_check_sandbox_exec(const char **ret_why);
 extern const char *sb_tmp_base;

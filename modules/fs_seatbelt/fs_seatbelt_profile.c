@@ -57,7 +57,7 @@ struct gen {
         struct sb_param *p;
         size_t n, cap;
         size_t count[SB_ROLE_MAX];
-        struct sb_buf t; /* the profile text */
+        struct stk_buf t; /* the profile text */
         int err;
 };
 
@@ -230,12 +230,12 @@ static int check_inputs(const struct stk_settings *s, const struct sb_conf *c)
 
 static void say(struct gen *g, const char *s)
 {
-        sb_buf_add(&g->t, s);
+        stk_buf_adds(&g->t, s);
 }
 
 static void filter(struct gen *g, const char *indent, const char *kind, const struct sb_param *p)
 {
-        sb_buf_printf(&g->t, "\n%s(%s (param \"%s\"))", indent, kind, p->name);
+        stk_buf_printf(&g->t, "\n%s(%s (param \"%s\"))", indent, kind, p->name);
 }
 
 static void emit_head(struct gen *g)
@@ -266,7 +266,7 @@ static void emit_reads(struct gen *g)
                 say(g, "\n  (require-all");
         for (size_t i = 0; i < g->n; i++)
                 if (g->p[i].role == SB_ROLE_HIDE)
-                        sb_buf_printf(&g->t, "\n    (require-not (subpath (param \"%s\")))", g->p[i].name);
+                        stk_buf_printf(&g->t, "\n    (require-not (subpath (param \"%s\")))", g->p[i].name);
         say(g, any ? "))\n" : ")\n");
 }
 
@@ -295,7 +295,7 @@ static void emit_write_rule(struct gen *g, const struct sb_param *w)
         filter(g, "    ", "subpath", w);
         for (size_t i = 0; i < g->n; i++)
                 if (excludes(w, &g->p[i]))
-                        sb_buf_printf(&g->t, "\n    (require-not (subpath (param \"%s\")))", g->p[i].name);
+                        stk_buf_printf(&g->t, "\n    (require-not (subpath (param \"%s\")))", g->p[i].name);
         say(g, "))\n");
 }
 
@@ -379,7 +379,7 @@ static void emit_services(struct gen *g)
         if (g->c->mach && g->c->mach[0]) {
                 say(g, "; Added by the policy (mach_lookup).\n(allow mach-lookup");
                 for (size_t i = 0; g->c->mach[i]; i++)
-                        sb_buf_printf(&g->t, "\n  (global-name \"%s\")", g->c->mach[i]);
+                        stk_buf_printf(&g->t, "\n  (global-name \"%s\")", g->c->mach[i]);
                 say(g, ")\n");
         }
 }
@@ -388,7 +388,7 @@ static void emit_network_allow(struct gen *g)
 {
         if (g->s->network == STK_NET_PROXY) {
                 /* The port is an int checked in check_inputs, printed with %d. */
-                sb_buf_printf(&g->t, "\n; Network through the proxy: TCP to the loopback proxy port only; the proxy\n"
+                stk_buf_printf(&g->t, "\n; Network through the proxy: TCP to the loopback proxy port only; the proxy\n"
                               "; decides per destination.  No other socket: no UDP, no unix socket.\n"
                               "(allow network-outbound (remote tcp \"localhost:%d\"))\n", g->c->proxy_port);
         } else if (g->s->network == STK_NET_ON) {
@@ -413,7 +413,7 @@ static void deny_role(struct gen *g, const char *ops, const char *kind, enum sb_
 {
         if (!g->count[role])
                 return;
-        sb_buf_printf(&g->t, "(deny %s", ops);
+        stk_buf_printf(&g->t, "(deny %s", ops);
         for (size_t i = 0; i < g->n; i++)
                 if (g->p[i].role == role)
                         filter(g, "  ", kind, &g->p[i]);
@@ -435,11 +435,11 @@ static void deny_host_tmp(struct gen *g)
             "; (names only): realpath() of TMPDIR stats every component.\n"
             "(deny file-read* file-write*\n  (require-all");
         filter(g, "    ", "subpath", host_tmp);
-        sb_buf_printf(&g->t, "\n    (require-not (literal (param \"%s\")))", host_tmp->name);
+        stk_buf_printf(&g->t, "\n    (require-not (literal (param \"%s\")))", host_tmp->name);
         for (size_t i = 0; i < g->n; i++)
                 if (g->p[i].role == SB_ROLE_TMPDIR ||
                     (writable_role(g->p[i].role) && sb_strictly_beneath(g->p[i].value, host_tmp->value)))
-                        sb_buf_printf(&g->t, "\n    (require-not (subpath (param \"%s\")))", g->p[i].name);
+                        stk_buf_printf(&g->t, "\n    (require-not (subpath (param \"%s\")))", g->p[i].name);
         say(g, "))\n");
 }
 

@@ -54,7 +54,7 @@ static bool proxy_mode(struct stk_ctx *ctx)
 
 static bool host_has_abi_1_2(const struct stk_host *h)
 {
-        return h->size >= offsetof(struct stk_host, egress_decide) + sizeof(h->egress_decide) && h->egress_decide &&
+        return STK_HAS(h, stk_host, egress_decide) && h->egress_decide &&
                h->plan_proxy;
 }
 

@@ -16,14 +16,6 @@
 
 #include "np_conn.h"
 
-int64_t np_now_ms(void)
-{
-        struct timespec ts;
-
-        (void) clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 void np_conn_log(struct np_conn *c, enum stk_log_level level, const char *fmt, ...)
 {
         char msg[512];
@@ -213,7 +205,7 @@ static void read_head(struct np_conn *c)
                 return;
         }
         c->in_len += (size_t) n;
-        c->last_active_ms = np_now_ms();
+        c->last_active_ms = stk_now_ms();
         if (c->state == NP_S_PEEK)
                 np_peek_step(c);
         else
@@ -268,7 +260,7 @@ static int new_conn(struct np_proxy *p, int fd)
         c->ufd = -1;
         c->c2u = c->u2c = (struct np_pipe) { .r = -1, .w = -1 };
         (void) clock_gettime(CLOCK_MONOTONIC, &c->started);
-        c->last_active_ms = np_now_ms();
+        c->last_active_ms = stk_now_ms();
         c->deadline_ms = c->last_active_ms + p->conf.header_timeout_ms;
         c->next = p->conns;
         if (p->conns)
@@ -337,7 +329,7 @@ static void expire(struct np_conn *c, int64_t now)
 
 void np_tick(struct np_proxy *p)
 {
-        int64_t now = np_now_ms();
+        int64_t now = stk_now_ms();
 
         for (struct np_conn *c = p->conns, *next; c; c = next) {
                 next = c->next;

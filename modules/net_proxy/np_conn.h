@@ -6,6 +6,7 @@
 
 #include <time.h>
 
+#include "common/stk_time.h"
 #include "np_body.h"
 #include "np_http.h"
 #include "np_internal.h"
@@ -70,7 +71,6 @@ struct np_conn {
         int64_t last_active_ms;
 };
 
-int64_t np_now_ms(void);
 void np_conn_close(struct np_conn *c, const char *reason);
 void np_conn_update(struct np_conn *c);         /* re-arm watches for the state */
 void np_conn_log(struct np_conn *c, enum stk_log_level level, const char *fmt, ...)

@@ -59,7 +59,7 @@ void np_refuse(struct np_conn *c, int http_status, int socks_code, const char *f
                 c->ufd = -1;
         }
         c->state = NP_S_CLOSING;
-        c->deadline_ms = np_now_ms() + 2000; /* drain what the client still sends, briefly */
+        c->deadline_ms = stk_now_ms() + 2000; /* drain what the client still sends, briefly */
         np_conn_update(c);
 }
 
@@ -224,7 +224,7 @@ static void connect_next(struct np_conn *c)
                 return;
         }
         c->state = NP_S_CONNECTING;
-        c->deadline_ms = np_now_ms() + c->p->conf.connect_timeout_ms;
+        c->deadline_ms = stk_now_ms() + c->p->conf.connect_timeout_ms;
         np_conn_update(c);
 }
 
@@ -247,7 +247,7 @@ static const char established[] = "HTTP/1.1 200 Connection established\r\n\r\n";
  * it sends first.  Plain HTTP: the rewritten head goes first, then the body. */
 static void connected(struct np_conn *c)
 {
-        c->last_active_ms = np_now_ms();
+        c->last_active_ms = stk_now_ms();
         c->deadline_ms = c->last_active_ms + c->p->conf.header_timeout_ms;
         if (c->kind == NP_K_CONNECT) {
                 memcpy(c->cout, established, sizeof(established) - 1);
@@ -323,7 +323,7 @@ static void socks_hello_step(struct np_conn *c)
                 snprintf(c->reason, sizeof(c->reason), "bad SOCKS5 greeting: %s", why ? why : "malformed");
                 np_conn_log(c, STK_LOG_WARNING, "refused: %s", c->reason);
                 c->state = NP_S_CLOSING;
-                c->deadline_ms = np_now_ms() + 2000;
+                c->deadline_ms = stk_now_ms() + 2000;
                 np_conn_update(c);
                 return;
         }

@@ -197,7 +197,7 @@ int np_tunnel_start(struct np_conn *c)
                 c->in = NULL;
         }
         c->state = NP_S_TUNNEL;
-        c->last_active_ms = np_now_ms();
+        c->last_active_ms = stk_now_ms();
         np_tunnel_pump(c);
         return 0;
 }
@@ -325,7 +325,7 @@ void np_tunnel_pump(struct np_conn *c)
                 return;
         }
         if (progress)
-                c->last_active_ms = np_now_ms();
+                c->last_active_ms = stk_now_ms();
         if (c->c2u.done && c->u2c.done) {
                 np_conn_close(c, "done");
                 return;

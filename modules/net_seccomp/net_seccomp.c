@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 
+#include "common/stk_proxy.h"
 #include "net_seccomp_internal.h"
 
 static const struct stk_host *host;
@@ -57,7 +58,7 @@ static void log_error(void *userdata, const char *fmt, ...)
 /* An ABI 1.0 core cannot take the listener: no guard then, and no claim. */
 static bool host_can_pass_fds(void)
 {
-        return host->size >= offsetof(struct stk_host, send_fd) + sizeof(host->send_fd) && host->send_fd;
+        return STK_HAS(host, stk_host, send_fd) && host->send_fd;
 }
 
 /* A line before ours gave the command its own IPC namespace (fs_bwrap's
@@ -66,7 +67,7 @@ static bool host_can_pass_fds(void)
  * one a wrapper-less child loads. */
 static int ipc_isolated(struct stk_ctx *ctx)
 {
-        if (host->size < offsetof(struct stk_host, covered) + sizeof(host->covered) || !host->covered)
+        if (!STK_HAS(host, stk_host, covered) || !host->covered)
                 return 0;
         return (host->covered(ctx) & STK_COVER_IPC) != 0;
 }
@@ -108,6 +109,7 @@ struct ns_data {
         int listener;   /* supervisor: the guard_unix listener, or -1 */
         const char **write; /* supervisor: writable roots and writable binds, NULL-ended */
         bool wrapped;       /* supervisor: a namespace wrapper took effect (its ipc cover) */
+        int proxy_port;     /* supervisor: the proxy's port, resolved once (0: none, connects refused) */
 };
 
 static int ns_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
@@ -184,7 +186,7 @@ struct ns_handoff {
 
 static bool host_has_handoff(void)
 {
-        return host->size >= offsetof(struct stk_host, handoff_take) + sizeof(host->handoff_take) &&
+        return STK_HAS(host, stk_host, handoff_take) &&
                host->handoff && host->handoff_take;
 }
 
@@ -293,16 +295,6 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
         return r < 0 ? r : 0;
 }
 
-/* The port net_proxy published (ABI 1.2), else the proxy_port arg. */
-static int proxy_port_of(struct stk_ctx *ctx, const struct stk_settings *s)
-{
-        long long arg = host->arg_int(ctx, "proxy_port", 0);
-
-        if (s->size >= offsetof(struct stk_settings, proxy_port) + sizeof(s->proxy_port) && s->proxy_port > 0)
-                return s->proxy_port;
-        return arg > 0 && arg <= 65535 ? (int) arg : 0;
-}
-
 static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
 {
         const struct stk_settings *s = host->settings(ctx);
@@ -310,7 +302,7 @@ static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userda
         struct ns_unix_policy pol = { .write = dd && dd->write ? dd->write : s->write, .wrapped = dd && dd->wrapped,
                                       .read_only = s->read_only, .hide = s->hide,
                                       .allow = host->arg_list(ctx, "unix_allow"),
-                                      .network = s->network, .proxy_port = proxy_port_of(ctx, s) };
+                                      .network = s->network, .proxy_port = dd ? dd->proxy_port : 0 };
         int r = ns_unix_handle(fd, &pol);
 
         if (r < 0) {
@@ -380,6 +372,10 @@ static int ns_supervise_fd(struct stk_ctx *ctx, int fd)
          * Without one, a mount namespace of the command's is one it made
          * itself (allow: [namespaces]), and says nothing. */
         d->wrapped = ipc_isolated(ctx);
+        r = stk_proxy_port(host, ctx);
+        if (r < 0)
+                return r;
+        d->proxy_port = r;
         sync_wake_up(ctx, fd);
         r = host->watch_fd(ctx, fd, STK_WATCH_IN, on_notify, NULL);
         if (r >= 0)

@@ -108,18 +108,18 @@ static int pr_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
 
 static char *argv_text(const char *const *argv)
 {
-        struct pr_buf b = { 0 };
+        struct stk_buf b = { 0 };
 
-        for (size_t i = 0; argv && argv[i] && b.n < 300; i++) {
+        for (size_t i = 0; argv && argv[i] && b.len < 300; i++) {
                 if (i)
-                        pr_buf_putc(&b, ' ');
-                pr_buf_put(&b, argv[i], strlen(argv[i]));
+                        stk_buf_addc(&b, ' ');
+                stk_buf_add(&b, argv[i], strlen(argv[i]));
         }
-        if (b.n > 300) {
-                b.n = 300;
-                pr_buf_put(&b, "...", 3);
+        if (b.len > 300) {
+                stk_buf_truncate(&b, 300);
+                stk_buf_add(&b, "...", 3);
         }
-        return pr_buf_take(&b);
+        return stk_buf_take(&b);
 }
 
 /* The trail: the verdict, then each simple command with the rule that

@@ -37,23 +37,23 @@ static int rank(enum stk_verdict v)
 /* The words as one line for the log: quoted where a word has blanks. */
 static char *command_text(const struct pr_word *w, size_t n)
 {
-        struct pr_buf b = { 0 };
+        struct stk_buf b = { 0 };
 
-        for (size_t i = 0; i < n && b.n < 400; i++) {
+        for (size_t i = 0; i < n && b.len < 400; i++) {
                 bool quote = !w[i].text[0] || strpbrk(w[i].text, " \t\n");
                 if (i)
-                        pr_buf_putc(&b, ' ');
+                        stk_buf_addc(&b, ' ');
                 if (quote)
-                        pr_buf_putc(&b, '\'');
-                pr_buf_put(&b, w[i].text, strlen(w[i].text));
+                        stk_buf_addc(&b, '\'');
+                stk_buf_add(&b, w[i].text, strlen(w[i].text));
                 if (quote)
-                        pr_buf_putc(&b, '\'');
+                        stk_buf_addc(&b, '\'');
         }
-        if (b.n >= 400) {
-                b.n = 400;
-                pr_buf_put(&b, "...", 3);
+        if (b.len >= 400) {
+                stk_buf_truncate(&b, 400);
+                stk_buf_add(&b, "...", 3);
         }
-        return pr_buf_take(&b);
+        return stk_buf_take(&b);
 }
 
 static void record(struct walk *k, char *command, enum stk_verdict v, const char *fmt, ...)

@@ -29,11 +29,11 @@ static bool name_char(char c)
         return c == '_' || isalnum((unsigned char) c);
 }
 
-static void take_buf_into(struct pr_parser *p, struct pr_buf *b)
+static void take_buf_into(struct pr_parser *p, struct stk_buf *b)
 {
-        if (b->oom)
+        if (b->err < 0)
                 p->oom = true;
-        free(pr_buf_take(b));
+        free(stk_buf_take(b));
 }
 
 /* $# $? $$ $! ${#...}: always a number, whatever the variables hold. */
@@ -43,7 +43,7 @@ bool pr_numeric_expansion(const char *s, size_t n)
 }
 
 /* One `$...` or backtick inside arithmetic: does it read a value? */
-static bool arith_expansion(struct pr_parser *p, struct pr_buf *scratch)
+static bool arith_expansion(struct pr_parser *p, struct stk_buf *scratch)
 {
         size_t start = p->pos;
 
@@ -59,7 +59,7 @@ static bool arith_expansion(struct pr_parser *p, struct pr_buf *scratch)
  * $[ ] up to its `]`. */
 void pr_scan_arith(struct pr_parser *p, bool brackets)
 {
-        struct pr_buf scratch = { 0 };
+        struct stk_buf scratch = { 0 };
         char close = brackets ? ']' : ')', open = brackets ? '[' : '(';
         bool reads = false;
         int nest = 0;
@@ -101,7 +101,7 @@ void pr_scan_arith(struct pr_parser *p, bool brackets)
  * variable, for a ${x:offset} whose offset is arithmetic. */
 static bool scan_param_word(struct pr_parser *p)
 {
-        struct pr_buf scratch = { 0 };
+        struct stk_buf scratch = { 0 };
         bool reads = false;
 
         while (!BAD(p)) {
@@ -138,7 +138,7 @@ static bool scan_param_word(struct pr_parser *p)
  * subscript is arithmetic. */
 static int scan_subscript(struct pr_parser *p)
 {
-        struct pr_buf scratch = { 0 };
+        struct stk_buf scratch = { 0 };
         size_t start = ++p->pos;
         bool numeric = true;
         int depth = 0;
@@ -264,7 +264,7 @@ static long ansi_escape(struct pr_parser *p, char e)
         return -1;
 }
 
-static void put_utf8(struct pr_buf *b, unsigned long v)
+static void put_utf8(struct stk_buf *b, unsigned long v)
 {
         char u[4];
         int n = v < 0x800 ? 2 : v < 0x10000 ? 3 : 4;
@@ -272,12 +272,12 @@ static void put_utf8(struct pr_buf *b, unsigned long v)
         for (int i = n - 1; i > 0; i--, v >>= 6)
                 u[i] = (char) (0x80 | (v & 0x3f));
         u[0] = (char) ((n == 2 ? 0xc0 : n == 3 ? 0xe0 : 0xf0) | v);
-        pr_buf_put(b, u, (size_t) n);
+        stk_buf_add(b, u, (size_t) n);
 }
 
 /* $'...': decoded as bash does, since $'\x72m' runs rm; a NUL ends the
  * string for the shell ($'rm\0x' is rm). */
-static void lex_ansi_c(struct pr_parser *p, struct pr_buf *b)
+static void lex_ansi_c(struct pr_parser *p, struct stk_buf *b)
 {
         bool cut = false;
 
@@ -291,7 +291,7 @@ static void lex_ansi_c(struct pr_parser *p, struct pr_buf *b)
                         break;
                 if (c != '\\' || p->pos >= p->len) {
                         if (!cut)
-                                pr_buf_putc(b, c);
+                                stk_buf_addc(b, c);
                         continue;
                 }
                 char e = p->s[p->pos++];
@@ -300,50 +300,50 @@ static void lex_ansi_c(struct pr_parser *p, struct pr_buf *b)
                 if (cut)
                         continue;
                 if (v < 0) {
-                        pr_buf_putc(b, '\\');
-                        pr_buf_putc(b, e);
+                        stk_buf_addc(b, '\\');
+                        stk_buf_addc(b, e);
                 } else if ((e == 'u' || e == 'U') && v >= 0x80) {
                         put_utf8(b, (unsigned long) v);
                 } else {
-                        pr_buf_putc(b, (char) v);
+                        stk_buf_addc(b, (char) v);
                 }
         }
 }
 
 /* `...`: the body, with \\ \` \$ (and \" in double quotes) unescaped, is a
  * script of its own. */
-unsigned pr_lex_backtick(struct pr_parser *p, struct pr_buf *b, bool dq)
+unsigned pr_lex_backtick(struct pr_parser *p, struct stk_buf *b, bool dq)
 {
-        struct pr_buf body = { 0 };
+        struct stk_buf body = { 0 };
         size_t start = p->pos, i = p->pos + 1;
         char *script;
 
         while (i < p->len && p->s[i] != '`') {
                 char n = i + 1 < p->len ? p->s[i + 1] : '\0';
                 if (p->s[i] == '\\' && n && (strchr("\\`$", n) || (dq && n == '"'))) {
-                        pr_buf_putc(&body, n);
+                        stk_buf_addc(&body, n);
                         i += 2;
                 } else {
-                        pr_buf_putc(&body, p->s[i++]);
+                        stk_buf_addc(&body, p->s[i++]);
                 }
         }
         if (i >= p->len) {
                 pr_fail(p, "unterminated `");
-                free(pr_buf_take(&body));
+                free(stk_buf_take(&body));
                 return PR_W_DYN;
         }
         p->pos = i + 1;
-        script = pr_buf_take(&body);
+        script = stk_buf_take(&body);
         if (!script)
                 p->oom = true;
         else
                 pr_parse_nested(p, script, false);
         free(script);
-        pr_buf_put(b, p->s + start, p->pos - start);
+        stk_buf_add(b, p->s + start, p->pos - start);
         return PR_W_DYN | (dq ? 0 : PR_W_SPLIT);
 }
 
-unsigned pr_lex_dollar(struct pr_parser *p, struct pr_buf *b, bool dq)
+unsigned pr_lex_dollar(struct pr_parser *p, struct stk_buf *b, bool dq)
 {
         size_t start = p->pos;
         char n = pr_at(p, 1);
@@ -379,16 +379,16 @@ unsigned pr_lex_dollar(struct pr_parser *p, struct pr_buf *b, bool dq)
                 if (n == '@')
                         split = PR_W_SPLIT;
         } else {
-                pr_buf_putc(b, '$');
+                stk_buf_addc(b, '$');
                 p->pos++;
                 return 0;
         }
-        pr_buf_put(b, p->s + start, p->pos - start);
+        stk_buf_add(b, p->s + start, p->pos - start);
         return PR_W_DYN | split;
 }
 
 /* "...": returns flags; "$@" may still be many words. */
-unsigned pr_lex_dquote(struct pr_parser *p, struct pr_buf *b)
+unsigned pr_lex_dquote(struct pr_parser *p, struct stk_buf *b)
 {
         unsigned flags = PR_W_QUOTED;
 
@@ -403,14 +403,14 @@ unsigned pr_lex_dquote(struct pr_parser *p, struct pr_buf *b)
                 } else if (c == '\\' && n == '\n') {
                         p->pos += 2;
                 } else if (c == '\\' && n && strchr("$`\"\\", n)) {
-                        pr_buf_putc(b, n);
+                        stk_buf_addc(b, n);
                         p->pos += 2;
                 } else if (c == '$') {
                         flags |= pr_lex_dollar(p, b, true);
                 } else if (c == '`') {
                         flags |= pr_lex_backtick(p, b, true);
                 } else {
-                        pr_buf_putc(b, c);
+                        stk_buf_addc(b, c);
                         p->pos++;
                 }
         }
@@ -421,7 +421,7 @@ unsigned pr_lex_dquote(struct pr_parser *p, struct pr_buf *b)
  * double quotes, so its substitutions run. */
 void pr_lex_heredoc_body(struct pr_parser *p)
 {
-        struct pr_buf scratch = { 0 };
+        struct stk_buf scratch = { 0 };
 
         while (!BAD(p) && p->pos < p->len) {
                 char c = pr_at(p, 0);

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "stockade/module.h"
+#include "common/stk_buf.h"
 #include "common/stk_compat.h"
 
 /* Limits.  A hostile command string must exhaust neither the stack nor
@@ -72,14 +73,7 @@ void pr_word_done(struct pr_word *w);
 
 /* ---- the parser's state, shared by pr_lex.c and pr_parse.c ---------------- */
 
-struct pr_buf {
-        char *p;
-        size_t n, cap;
-        bool oom;
-};
-void pr_buf_putc(struct pr_buf *b, char c);
-void pr_buf_put(struct pr_buf *b, const char *s, size_t n);
-char *pr_buf_take(struct pr_buf *b);  /* NUL-terminated, or NULL (OOM) */
+/* Words are built in a struct stk_buf (lib/common/stk_buf.h). */
 
 enum pr_tok { PR_T_EOF, PR_T_WORD, PR_T_NEWLINE, PR_T_OP, PR_T_REDIR };
 enum pr_op {
@@ -118,9 +112,9 @@ int pr_lex(struct pr_parser *p, struct pr_token *ret);
 char pr_at(const struct pr_parser *p, size_t k);  /* the char k ahead, or NUL */
 bool pr_lex_arith_command(struct pr_parser *p);  /* after a `(` token: `((...))`? */
 /* pr_expand.c: each appends the expansion to b and returns pr_word_flags */
-unsigned pr_lex_dollar(struct pr_parser *p, struct pr_buf *b, bool in_dquotes);
-unsigned pr_lex_backtick(struct pr_parser *p, struct pr_buf *b, bool in_dquotes);
-unsigned pr_lex_dquote(struct pr_parser *p, struct pr_buf *b);
+unsigned pr_lex_dollar(struct pr_parser *p, struct stk_buf *b, bool in_dquotes);
+unsigned pr_lex_backtick(struct pr_parser *p, struct stk_buf *b, bool in_dquotes);
+unsigned pr_lex_dquote(struct pr_parser *p, struct stk_buf *b);
 void pr_scan_arith(struct pr_parser *p, bool brackets);  /* after `$((`, `((` or `$[` */
 bool pr_numeric_expansion(const char *s, size_t n);
 void pr_lex_heredoc_body(struct pr_parser *p);

@@ -19,43 +19,6 @@
 
 #define BAD(p) ((p)->error || (p)->oom)
 
-void pr_buf_put(struct pr_buf *b, const char *s, size_t n)
-{
-        if (b->oom)
-                return;
-        if (b->n + n + 1 > b->cap) {
-                size_t cap = b->cap ? b->cap : 32;
-                char *np;
-                while (cap < b->n + n + 1)
-                        cap *= 2;
-                np = realloc(b->p, cap);
-                if (!np) {
-                        b->oom = true;
-                        return;
-                }
-                b->p = np;
-                b->cap = cap;
-        }
-        memcpy(b->p + b->n, s, n);
-        b->n += n;
-        b->p[b->n] = '\0';
-}
-
-void pr_buf_putc(struct pr_buf *b, char c)
-{
-        pr_buf_put(b, &c, 1);
-}
-
-char *pr_buf_take(struct pr_buf *b)
-{
-        char *s = b->oom ? NULL : b->p ? b->p : strdup("");
-
-        if (b->oom)
-                free(b->p);
-        *b = (struct pr_buf){ 0 };
-        return s;
-}
-
 void pr_fail(struct pr_parser *p, const char *why)
 {
         if (!p->error)
@@ -112,7 +75,7 @@ static bool name_char(char c)
 }
 
 /* NAME=( elements ): an element `[i]=v` has an arithmetic subscript. */
-static void lex_array(struct pr_parser *p, struct pr_buf *b)
+static void lex_array(struct pr_parser *p, struct stk_buf *b)
 {
         size_t start = p->pos;
 
@@ -157,12 +120,12 @@ static void lex_array(struct pr_parser *p, struct pr_buf *b)
                 }
                 pr_token_done(&t);
         }
-        pr_buf_put(b, p->s + start, p->pos - start);
+        stk_buf_add(b, p->s + start, p->pos - start);
         pr_leave(p);
 }
 
 struct word_state {
-        struct pr_buf b;
+        struct stk_buf b;
         unsigned flags;
         bool literal;      /* nothing quoted or expanded yet: NAME= may be an assignment */
         bool bracket;      /* an unquoted [ seen: a later ] makes a glob */
@@ -171,19 +134,19 @@ struct word_state {
 };
 
 /* NAME= NAME+= NAME[...]= with everything so far unquoted */
-static bool assignment_name(const struct pr_buf *b)
+static bool assignment_name(const struct stk_buf *b)
 {
-        size_t n = b->n;
+        size_t n = b->len;
 
-        if (n && b->p[n - 1] == '+')
+        if (n && b->s[n - 1] == '+')
                 n--;
-        if (n && b->p[n - 1] == ']') {
-                const char *lb = memchr(b->p, '[', n);
+        if (n && b->s[n - 1] == ']') {
+                const char *lb = memchr(b->s, '[', n);
                 if (!lb)
                         return false;
-                n = (size_t) (lb - b->p);
+                n = (size_t) (lb - b->s);
         }
-        return pr_is_identifier(b->p, n);
+        return pr_is_identifier(b->s, n);
 }
 
 /* An unquoted ordinary character: globs, brace lists, ~ and zsh's =cmd
@@ -223,7 +186,7 @@ static void lex_plain(struct pr_parser *p, struct word_state *w, size_t start)
         default:
                 break;
         }
-        pr_buf_putc(&w->b, c);
+        stk_buf_addc(&w->b, c);
         p->pos++;
 }
 
@@ -237,7 +200,7 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
                 if (is_blank(c) || strchr("\n;&|)", c))
                         break;
                 if (c == '(') {
-                        if (!(w.flags & PR_W_ASSIGN) || !w.literal || w.b.n == 0 || w.b.p[w.b.n - 1] != '=')
+                        if (!(w.flags & PR_W_ASSIGN) || !w.literal || w.b.len == 0 || w.b.s[w.b.len - 1] != '=')
                                 break;
                         lex_array(p, &w.b);
                 } else if ((c == '<' || c == '>') && n != '(') {
@@ -246,7 +209,7 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
                         size_t s0 = p->pos;
                         p->pos += 2;
                         pr_parse_subst(p);
-                        pr_buf_put(&w.b, p->s + s0, p->pos - s0);
+                        stk_buf_add(&w.b, p->s + s0, p->pos - s0);
                         w.flags |= PR_W_DYN;
                         w.literal = false;
                 } else if (c == '\'') {
@@ -255,7 +218,7 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
                                 pr_fail(p, "unterminated single quote");
                                 break;
                         }
-                        pr_buf_put(&w.b, p->s + p->pos + 1, (size_t) (end - p->s) - p->pos - 1);
+                        stk_buf_add(&w.b, p->s + p->pos + 1, (size_t) (end - p->s) - p->pos - 1);
                         p->pos = (size_t) (end - p->s) + 1;
                         w.flags |= PR_W_QUOTED;
                         w.literal = false;
@@ -266,7 +229,7 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
                 } else if (c == '\\' && n == '\n') {
                         p->pos += 2;    /* line continuation */
                 } else if (c == '\\' && p->pos + 1 < p->len) {
-                        pr_buf_putc(&w.b, n);
+                        stk_buf_addc(&w.b, n);
                         p->pos += 2;
                         w.flags |= PR_W_QUOTED;
                         w.literal = false;
@@ -275,7 +238,7 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
                 }
         }
         ret->flags = w.flags;
-        ret->text = pr_buf_take(&w.b);
+        ret->text = stk_buf_take(&w.b);
         if (!ret->text)
                 p->oom = true;
 }
@@ -297,7 +260,7 @@ static void read_heredocs(struct pr_parser *p)
 {
         for (size_t h = 0; h < p->n_heredocs && !BAD(p); h++) {
                 struct pr_heredoc *d = &p->heredocs[h];
-                struct pr_buf body = { 0 };
+                struct stk_buf body = { 0 };
                 size_t dlen = strlen(d->delim);
                 while (p->pos < p->len) {
                         const char *line = p->s + p->pos, *nl = memchr(line, '\n', p->len - p->pos);
@@ -309,11 +272,11 @@ static void read_heredocs(struct pr_parser *p)
                         }
                         if (len == dlen && memcmp(line, d->delim, dlen) == 0)
                                 break;
-                        pr_buf_put(&body, line, len);
-                        pr_buf_putc(&body, '\n');
+                        stk_buf_add(&body, line, len);
+                        stk_buf_addc(&body, '\n');
                 }
                 /* An unterminated body ends at the end of the string, as in bash. */
-                char *text = pr_buf_take(&body);
+                char *text = stk_buf_take(&body);
                 if (!text)
                         p->oom = true;
                 else if (d->expand)

@@ -96,9 +96,9 @@ void pr_pattern_done(struct pr_pattern *p)
 
 /* One word of a pattern; a bare `*` is remembered, since the last one
  * stands for any number of words. */
-static int push_glob(struct pr_pattern *p, struct pr_buf *b, bool quoted, bool *last_bare, const char **why)
+static int push_glob(struct pr_pattern *p, struct stk_buf *b, bool quoted, bool *last_bare, const char **why)
 {
-        char *g = pr_buf_take(b);
+        char *g = stk_buf_take(b);
         char **ng;
 
         if (!g)
@@ -122,21 +122,21 @@ static int push_glob(struct pr_pattern *p, struct pr_buf *b, bool quoted, bool *
 }
 
 /* Inside quotes, glob characters are escaped: '*' is a literal star. */
-static const char *pattern_quote(const char *s, struct pr_buf *b)
+static const char *pattern_quote(const char *s, struct stk_buf *b)
 {
         char q = *s++;
 
         for (; *s && *s != q; s++) {
                 if (strchr("*?[]\\", *s))
-                        pr_buf_putc(b, '\\');
-                pr_buf_putc(b, *s);
+                        stk_buf_addc(b, '\\');
+                stk_buf_addc(b, *s);
         }
         return *s ? s + 1 : NULL;
 }
 
 /* One character (or quoted run) of a pattern word at *s; advances *s.
  * Returns why the pattern is bad, or NULL. */
-static const char *pattern_char(const char **s, struct pr_buf *b, bool *quoted)
+static const char *pattern_char(const char **s, struct stk_buf *b, bool *quoted)
 {
         const char *c = *s;
 
@@ -149,11 +149,11 @@ static const char *pattern_char(const char **s, struct pr_buf *b, bool *quoted)
                 *quoted = true;
                 if (!c[1])
                         return "ends with a lone backslash";
-                pr_buf_put(b, c, 2);   /* kept: fnmatch reads \x as a literal x */
+                stk_buf_add(b, c, 2);   /* kept: fnmatch reads \x as a literal x */
                 *s = c + 2;
                 return NULL;
         }
-        pr_buf_putc(b, *c);
+        stk_buf_addc(b, *c);
         *s = c + 1;
         return NULL;
 }
@@ -161,7 +161,7 @@ static const char *pattern_char(const char **s, struct pr_buf *b, bool *quoted)
 int pr_pattern_parse(const char *text, struct pr_pattern *ret, const char **ret_why)
 {
         struct pr_pattern p = { .text = strdup(text) };
-        struct pr_buf b = { 0 };
+        struct stk_buf b = { 0 };
         bool in_word = false, quoted = false, last_bare = false;
         const char *s = text;
         int r = p.text ? 0 : -ENOMEM;
@@ -181,7 +181,7 @@ int pr_pattern_parse(const char *text, struct pr_pattern *ret, const char **ret_
         }
         if (r >= 0 && in_word)
                 r = push_glob(&p, &b, quoted, &last_bare, ret_why);
-        free(pr_buf_take(&b));
+        free(stk_buf_take(&b));
         if (r >= 0 && last_bare) {
                 free(p.globs[--p.n]);
                 p.rest = true;

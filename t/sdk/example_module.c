@@ -31,7 +31,7 @@ static int deny_rm_init(struct stk_ctx *ctx, const struct stk_host *h, void **re
         (void) ctx;
         /* Every slot used here exists since ABI 1.0; a newer slot would need
          * a check of h->size first (stockade-module(3), COMPATIBILITY). */
-        if (h->size < offsetof(struct stk_host, arg_list) + sizeof(h->arg_list))
+        if (!STK_HAS(h, stk_host, arg_list))
                 return -EPROTO;
         host = h;
         *ret_data = NULL;

@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "common/stk_buf.h"
+#include "common/stk_time.h"
 #include "compare_internal.h"
 #include "run/core.h"
 #include "util/util.h"
@@ -54,14 +56,6 @@ bool compare_interrupted(void)
         return interrupted != 0;
 }
 
-static long long now_ms(void)
-{
-        struct timespec ts;
-
-        (void) clock_gettime(CLOCK_MONOTONIC, &ts); /* cannot fail with a valid clock id */
-        return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 const char *compare_status_text(int status, char *buf, size_t size)
 {
         if (WIFEXITED(status))
@@ -73,34 +67,13 @@ const char *compare_status_text(int status, char *buf, size_t size)
         return buf;
 }
 
-/* ---- growable buffers ------------------------------------------------------ */
-
-struct buf {
-        char *data;
-        size_t n, cap, max;
-        bool truncated;
-};
-
-static int buf_add(struct buf *b, const char *s, size_t n)
+/* Output is collected in struct stk_buf (lib/common/stk_buf.h), bounded by
+ * its max: what goes beyond is dropped while the pipe keeps draining, and
+ * the run reports it (-EFBIG). */
+static int buf_add(struct stk_buf *b, const char *s, size_t n)
 {
-        if (b->n + n > b->max) {
-                b->truncated = true; /* keep draining the pipe; the caller reports it */
-                return 0;
-        }
-        if (b->n + n + 1 > b->cap) {
-                size_t cap = b->cap ? b->cap : 4096;
-                while (cap < b->n + n + 1)
-                        cap *= 2;
-                char *d = realloc(b->data, cap);
-                if (!d)
-                        return -ENOMEM;
-                b->data = d;
-                b->cap = cap;
-        }
-        memcpy(b->data + b->n, s, n);
-        b->n += n;
-        b->data[b->n] = '\0';
-        return 0;
+        stk_buf_add(b, s, n);
+        return b->err;
 }
 
 /* ---- the child ---------------------------------------------------------- */
@@ -137,7 +110,7 @@ static pid_t fork_child(char *const *argv, char *const *envp, const char *cwd, i
 /* ---- reading both pipes ---------------------------------------------------- */
 
 struct reader {
-        struct buf out, err, line;
+        struct stk_buf out, err, line;
         compare_line_fn on_line;
         void *userdata;
 };
@@ -145,22 +118,22 @@ struct reader {
 /* Complete stderr lines go to on_line; those it does not take, to err. */
 static int take_lines(struct reader *rd, bool at_eof)
 {
-        char *start = rd->line.data, *nl;
+        char *start = rd->line.s, *nl;
         int r = 0;
 
-        while (start && r >= 0 && (nl = memchr(start, '\n', rd->line.n - (size_t) (start - rd->line.data)))) {
+        while (start && r >= 0 && (nl = memchr(start, '\n', rd->line.len - (size_t) (start - rd->line.s)))) {
                 *nl = '\0';
                 if (!rd->on_line || !rd->on_line(start, rd->userdata))
                         r = buf_add(&rd->err, start, (size_t) (nl - start)) < 0 ? -ENOMEM : buf_add(&rd->err, "\n", 1);
                 start = nl + 1;
         }
         if (start && r >= 0) {
-                size_t left = rd->line.n - (size_t) (start - rd->line.data);
+                size_t left = rd->line.len - (size_t) (start - rd->line.s);
                 if (at_eof && left)
                         r = buf_add(&rd->err, start, left);
                 else
-                        memmove(rd->line.data, start, left);
-                rd->line.n = at_eof ? 0 : left;
+                        memmove(rd->line.s, start, left);
+                stk_buf_truncate(&rd->line, at_eof ? 0 : left);
         }
         return r;
 }
@@ -187,14 +160,14 @@ static void stop_child(pid_t pid, int *stage, long long *deadline)
 {
         (void) kill(-pid, *stage == 0 ? SIGTERM : SIGKILL); /* ESRCH: already gone */
         *stage += 1;
-        *deadline = now_ms() + GRACE_MS;
+        *deadline = stk_now_ms() + GRACE_MS;
 }
 
 /* Reads until both pipes are at EOF; returns 0, -EINTR, -ETIMEDOUT or -errno. */
 static int read_both(pid_t pid, int fds[2], struct reader *rd)
 {
         struct pollfd p[2] = { { .fd = fds[0], .events = POLLIN }, { .fd = fds[1], .events = POLLIN } };
-        long long deadline = now_ms() + SPAWN_TIMEOUT_MS;
+        long long deadline = stk_now_ms() + SPAWN_TIMEOUT_MS;
         int stage = 0, result = 0;
 
         while ((p[0].fd >= 0 || p[1].fd >= 0) && stage < 3) {
@@ -202,7 +175,7 @@ static int read_both(pid_t pid, int fds[2], struct reader *rd)
                         result = -EINTR;
                         stop_child(pid, &stage, &deadline);
                 }
-                long long left = deadline - now_ms();
+                long long left = deadline - stk_now_ms();
                 int n = left > 0 ? poll(p, 2, (int) left) : 0;
                 if (n < 0 && errno == EINTR)
                         continue;
@@ -267,14 +240,15 @@ int compare_spawn(char *const *argv, char *const *envp, const char *cwd, compare
         closep(&err[0]);
         if (r >= 0 && (rd.out.truncated || rd.err.truncated || rd.line.truncated))
                 r = -EFBIG;
-        free(rd.line.data);
+        stk_buf_done(&rd.line);
         if (r < 0) {
-                free(rd.out.data);
-                free(rd.err.data);
+                stk_buf_done(&rd.out);
+                stk_buf_done(&rd.err);
                 return r;
         }
-        *ret = (struct compare_output) { .out = rd.out.data ? rd.out.data : strdup(""), .n_out = rd.out.n,
-                                         .err = rd.err.data ? rd.err.data : strdup(""), .status = status };
+        size_t n_out = rd.out.len;
+        *ret = (struct compare_output) { .out = stk_buf_take(&rd.out), .n_out = n_out, .err = stk_buf_take(&rd.err),
+                                         .status = status };
         if (!ret->out || !ret->err) {
                 compare_output_done(ret);
                 return -ENOMEM;

@@ -117,7 +117,7 @@ case_run "a missing program is a policy error" $STK_EXIT_POLICY no 'program ".*m
 approver groupw 'echo "{\"verdict\":\"allow\"}"'
 chmod 775 "$A/groupw"
 policy "program: $A/groupw"
-case_run "a group-writable program is refused" $STK_EXIT_POLICY no 'writable by someone other'
+case_run "a group-writable program is refused" $STK_EXIT_POLICY no 'writable by group or others'
 policy "program: $A/allow, timeout: 0"
 case_run "timeout 0 is refused" $STK_EXIT_POLICY no 'timeout 0'
 approver args 'printf "%s|" "$@" > "$0.args"; echo "{\"verdict\":\"allow\"}"'

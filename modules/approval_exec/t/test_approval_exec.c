@@ -148,7 +148,7 @@ static void test_init_refuses(void)
         ctx = (struct stk_ctx) { .program = script("gw", "exit 0") };
         CU_ASSERT_EQUAL_FATAL(chmod(ctx.program, 0775), 0);
         CU_ASSERT_EQUAL(stockade_module.init(&ctx, &fake_host, &data), -EINVAL);
-        CU_ASSERT_PTR_NOT_NULL(strstr(ctx.log, "writable by someone other"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(ctx.log, "writable by group or others"));
         ctx = (struct stk_ctx) { .program = script("ok", "exit 0"), .timeout = 3601 };
         CU_ASSERT_EQUAL(stockade_module.init(&ctx, &fake_host, &data), -EINVAL);
         CU_ASSERT_PTR_NOT_NULL(strstr(ctx.log, "timeout 3601"));

@@ -105,11 +105,11 @@ static char *slurp(const char *path)
 
 static char *argv_text(const struct sb_profile *p)
 {
-        struct sb_buf b = { 0 };
+        struct stk_buf b = { 0 };
 
         for (size_t i = 0; p->argv[i]; i++) {
-                sb_buf_add(&b, p->argv[i] == p->argv[2] && i == 2 ? "@PROFILE@" : p->argv[i]);
-                sb_buf_add(&b, "\n");
+                stk_buf_adds(&b, p->argv[i] == p->argv[2] && i == 2 ? "@PROFILE@" : p->argv[i]);
+                stk_buf_adds(&b, "\n");
         }
         return b.s;
 }

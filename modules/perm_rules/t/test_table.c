@@ -326,13 +326,13 @@ static void test_nested_shells(void)
 
         fixed(&r);
         for (int depth = 1; depth <= PR_MAX_SHELLS + 2; depth++) {
-                struct pr_buf b = { 0 };
-                pr_buf_put(&b, "sh -c '", 7);
+                struct stk_buf b = { 0 };
+                stk_buf_add(&b, "sh -c '", 7);
                 for (const char *c = s; *c; c++)   /* quote for the next level: ' -> '\'' */
-                        pr_buf_put(&b, *c == '\'' ? "'\\''" : c, *c == '\'' ? 4 : 1);
-                pr_buf_putc(&b, '\'');
+                        stk_buf_add(&b, *c == '\'' ? "'\\''" : c, *c == '\'' ? 4 : 1);
+                stk_buf_addc(&b, '\'');
                 free(s);
-                s = pr_buf_take(&b);
+                s = stk_buf_take(&b);
                 CU_ASSERT_PTR_NOT_NULL_FATAL(s);
                 const char *argv[] = { "sh", "-c", s, NULL };
                 enum stk_verdict v = decide(&r, argv);
