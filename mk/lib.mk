@@ -4,9 +4,10 @@
 # JSON) into `stockade approvals` and the approval modules.  A module
 # links them statically and exports its descriptor alone (mk/module.map),
 # so nothing of lib/ leaks into its ABI.
-LIB_NAMES := common approvals
+LIB_NAMES := common approvals $(if $(filter Linux,$(MODULE_OS)),seccomp)
 LIB_common_SRCS := $(wildcard lib/common/*.c)
 LIB_approvals_SRCS := $(wildcard lib/approvals/*.c)
+LIB_seccomp_SRCS := $(wildcard lib/seccomp/*.c)
 LIB_ARCHIVES := $(foreach l,$(LIB_NAMES),$(B)/lib/libstk-$(l).a)
 
 $(O)/lib/%.o: lib/%.c | $(DEPS_STAMP)

@@ -129,3 +129,28 @@ int os_anon_fd(const char *name);
  * the checked fd's (a swap in a directory only its owner can write is the
  * remaining, owner-only window). */
 void *os_dlopen_fd(int fd, const char *path);
+
+/* Seccomp user notification shared by the in-sandbox lines (ABI 1.5,
+ * host->seccomp_notify; seccomp_linux.c).  A process holds one listener at
+ * most, so the programs are loaded as one filter that gives each call what
+ * they would have given as filters loaded one after the other, `progs[0]`
+ * first: the action first by precedence, on a tie the later program's.
+ * Returns the listener, or -errno (-EOPNOTSUPP elsewhere than Linux). */
+struct os_bpf {
+        const void *insns;      /* struct sock_filter[] */
+        size_t n;
+        unsigned flags;         /* SECCOMP_FILTER_FLAG_* beside NEW_LISTENER */
+};
+int os_seccomp_load_merged(const struct os_bpf *progs, size_t n);
+/* The merged program itself (malloc()ed), for the load and its tests. */
+int os_seccomp_merge(const struct os_bpf *progs, size_t n, void **ret_insns, size_t *ret_n);
+/* The sizes of the kernel's struct seccomp_notif and seccomp_notif_resp. */
+int os_notify_sizes(size_t *ret_req, size_t *ret_resp);
+/* One pending notification into `req` (zeroed first): 1, or 0 when none is
+ * pending (or its caller died meanwhile), -ESHUTDOWN once no filtered
+ * process is left, other -errno when the listener failed. */
+int os_notify_recv(int listener, void *req, size_t req_size);
+/* The answer; a caller gone meanwhile (ENOENT) is not an error. */
+int os_notify_send(int listener, void *resp);
+/* Wake-ups on the same CPU (Linux 6.6; a no-op before and elsewhere). */
+void os_notify_sync_wake(int listener);

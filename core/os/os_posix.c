@@ -395,3 +395,33 @@ void *os_dlopen_fd(int fd, const char *path)
         }
         return dl;
 }
+
+/* No seccomp: host->seccomp_notify says so, and nothing is ever loaded. */
+int os_seccomp_load_merged(const struct os_bpf *progs, size_t n)
+{
+        return -EOPNOTSUPP;
+}
+
+int os_seccomp_merge(const struct os_bpf *progs, size_t n, void **ret_insns, size_t *ret_n)
+{
+        return -EOPNOTSUPP;
+}
+
+int os_notify_sizes(size_t *ret_req, size_t *ret_resp)
+{
+        return -EOPNOTSUPP;
+}
+
+int os_notify_recv(int listener, void *req, size_t req_size)
+{
+        return -EOPNOTSUPP;
+}
+
+int os_notify_send(int listener, void *resp)
+{
+        return -EOPNOTSUPP;
+}
+
+void os_notify_sync_wake(int listener)
+{
+}

@@ -110,12 +110,28 @@ struct core_run {
         struct core_handoff *handoffs;
         size_t n_handoffs;
         int status_fd;                  /* in the child: the channel to the supervisor */
+        /* ABI 1.5 host->seccomp_notify (notify.c).  Child: the programs of
+         * the in-sandbox lines, loaded as one filter after the last line. */
+        struct core_notify_prog *notify_progs;
+        size_t n_notify_progs;
         bool trust_build_tree;
         bool quiet;
 };
 
 /* A module slot the core may read: inside the size the module was built with. */
 #define MODULE_HAS(desc, field) (STK_HAS(desc, stk_module, field) && (desc)->field)
+
+/* notify.c: one seccomp listener for every in-sandbox line (ABI 1.5) */
+struct core_notify_prog {
+        void *insns;
+        size_t n;
+        unsigned flags;
+};
+#define CORE_NOTIFY_FD_NAME "*seccomp" /* a status message's "module" for the shared listener */
+int core_notify_add(struct stk_ctx *ctx, const void *insns, size_t n, unsigned flags);
+int core_notify_load(struct core_run *run);
+int core_notify_watch(struct core_run *run, int listener);
+void core_notify_free(struct core_run *run);
 
 /* loader.c */
 int core_module_dirs(bool trust_build_tree, const char *dirs[static 3]);

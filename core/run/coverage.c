@@ -16,7 +16,7 @@ uint32_t core_required_covers(const struct stk_settings *s)
          * kill(-1, SIGKILL) every process of its user, or write into their
          * System V shared memory, is none. */
         if (!strv_contains(s->write, "/"))
-                need |= STK_COVER_WRITE | STK_COVER_PROCESS | STK_COVER_IPC;
+                need |= STK_COVER_WRITE | STK_COVER_METADATA | STK_COVER_PROCESS | STK_COVER_IPC;
         if (s->read_only[0])
                 need |= STK_COVER_READ_ONLY;
         if (s->hide[0])
@@ -60,6 +60,10 @@ int core_coverage_check(const struct core_run *run)
                 return 0;
         (void) core_covers_describe(missing, names, sizeof(names)); /* truncation only shortens the message */
         core_log(STK_LOG_ERROR, "no module in the stack enforced: %s; refusing to run "
-                 "(add a module that does, or list them under settings.best_effort)", names);
+                 "(add a module that does, or list them under settings.best_effort)%s", names,
+                 /* Landlock has no right for it: a stack of before fs_guard
+                  * had it from net_seccomp's guard_attr. */
+                 missing & STK_COVER_METADATA ? "; metadata (chmod, chown, timestamps, xattrs) beside "
+                 "fs_landlock is fs_guard's: add \"{ phase: in-sandbox, control: required, module: fs_guard }\"" : "");
         return -EOPNOTSUPP;
 }

@@ -237,4 +237,5 @@ const struct stk_host core_host = {
         .egress_decide = host_egress_decide,
         .handoff = core_handoff,
         .handoff_take = core_handoff_take,
+        .seccomp_notify = core_notify_add,
 };

@@ -126,6 +126,10 @@ int core_in_sandbox_apply(struct core_run *run)
 {
         int r = core_stack_act(run, STK_PHASE_IN_SANDBOX);
 
+        /* The lines' shared seccomp filter last: it must not stand in the
+         * way of what they did. */
+        if (r >= 0)
+                r = core_notify_load(run);
         if (r < 0)
                 return r;
         return core_coverage_check(run);

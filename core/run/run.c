@@ -223,6 +223,7 @@ struct core_run *core_run_free(struct core_run *run)
         loop_free(run->loop);
         run->loop = NULL;
         core_handoffs_free(run);
+        core_notify_free(run);
         free(run->watches);
         free(run);
         return NULL;

@@ -143,6 +143,14 @@ static int read_signals(struct supervision *s)
  * fail (ENOSYS) rather than pass. */
 static void hand_fd(struct core_run *run, const char *module, int fd)
 {
+        if (streq(module, CORE_NOTIFY_FD_NAME)) {
+                int r = core_notify_watch(run, fd);
+                if (r >= 0)
+                        return;
+                core_log(STK_LOG_ERROR, "the in-sandbox lines' seccomp listener: %s", strerror(-r));
+                (void) close(fd);
+                return;
+        }
         for (size_t i = 0; i < run->policy->n_lines; i++) {
                 struct stk_ctx *ctx = &run->ctxs[i];
                 int r;

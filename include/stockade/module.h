@@ -50,7 +50,7 @@ extern "C" {
 
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
-#define STK_ABI_MINOR 4
+#define STK_ABI_MINOR 5
 
 enum stk_phase {
         STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
@@ -106,7 +106,8 @@ enum stk_cover {
         STK_COVER_KERNEL       = 1u << 9,  /* kernel attack surface (mount, bpf, keyctl, ...) */
         STK_COVER_CAPS         = 1u << 10, /* the command holds no capabilities */
         STK_COVER_IPC          = 1u << 11, /* no System V IPC or POSIX message queue of the host (ABI 1.3) */
-        STK_COVER_LAST         = STK_COVER_IPC,
+        STK_COVER_METADATA     = 1u << 12, /* mode, owner, times, xattrs only beneath writable roots (ABI 1.5) */
+        STK_COVER_LAST         = STK_COVER_METADATA,
 };
 
 /* Argument specification: the core validates a line's args against it
@@ -293,6 +294,20 @@ struct stk_host {
          * -errno: prepare failed with it, and the in-sandbox hook must fail
          * too.  *ret_data stays valid until exec. */
         int (*handoff_take)(struct stk_ctx *ctx, const void **ret_data, size_t *ret_len);
+
+        /* ABI 1.5.  In-sandbox only, Linux: a compiled seccomp program
+         * (`n_insns` struct sock_filter) whose calls go to the supervisor
+         * (SECCOMP_RET_USER_NOTIF), with its SECCOMP_FILTER_FLAG_* (LOG).
+         * A process holds one seccomp listener at most (a second filter
+         * with one is EBUSY), so the core keeps these programs and, once
+         * every in-sandbox line has run, loads them as one filter with one
+         * listener: each call gets the action of the program that would
+         * have won had they been loaded one after the other in stack order
+         * (the first by precedence; a tie goes to the later line).  In the
+         * supervisor each notification goes to the notify hooks of the
+         * lines, in stack order, until one takes it.  The core copies the
+         * program.  -EOPNOTSUPP elsewhere than Linux. */
+        int (*seccomp_notify)(struct stk_ctx *ctx, const void *insns, size_t n_insns, unsigned flags);
 };
 
 #define STK_HANDOFF_MAX (64 * 1024)
@@ -343,6 +358,15 @@ struct stk_module {
          * command never runs.  Not called for runs that stop before the
          * child (explain, check, a denied command). */
         int (*prepare)(struct stk_ctx *ctx);
+
+        /* ABI 1.5.  In the supervisor: one call that a program given to
+         * host->seccomp_notify sent.  `req` is the kernel's struct
+         * seccomp_notif, `resp` its struct seccomp_notif_resp with the id
+         * set; `listener` is for SECCOMP_IOCTL_NOTIF_ADDFD and ID_VALID.
+         * 0: resp is filled (error, val, flags) and the core sends it;
+         * 1: not this line's call, the next line's hook is asked (no line
+         * takes it: ENOSYS); -errno: the call fails with it. */
+        int (*notify)(struct stk_ctx *ctx, int listener, const void *req, void *resp);
 };
 
 #define STK_MODULE_HEADER(n)                      \

@@ -220,7 +220,8 @@ static int choose_proc(struct stk_ctx *ctx, const struct fs_bwrap *d, const stru
 static uint32_t covers_for(const struct stk_settings *s)
 {
         uint32_t c = STK_COVER_WRITE | STK_COVER_READ_ONLY | STK_COVER_HIDE | STK_COVER_PRIVATE_TMP |
-                     STK_COVER_PROCESS | STK_COVER_CAPS | STK_COVER_IPC; /* --unshare-ipc */
+                     STK_COVER_PROCESS | STK_COVER_CAPS | STK_COVER_IPC | /* --unshare-ipc */
+                     STK_COVER_METADATA; /* read-only binds: EROFS for a mode or an xattr too */
 
         /* Abstract unix sockets belong to the network namespace.  Pathname
          * unix sockets do not (connect() ignores read-only mounts): no
@@ -528,7 +529,7 @@ const struct stk_module stockade_module = {
         .args = args,
         .covers = STK_COVER_WRITE | STK_COVER_READ_ONLY | STK_COVER_HIDE | STK_COVER_PRIVATE_TMP |
                   STK_COVER_NET_TCP | STK_COVER_NET_OTHER | STK_COVER_NET_ABSTRACT |
-                  STK_COVER_PROCESS | STK_COVER_CAPS | STK_COVER_IPC,
+                  STK_COVER_PROCESS | STK_COVER_CAPS | STK_COVER_IPC | STK_COVER_METADATA,
         .init = init,
         .fini = fini,
         .probe = probe,

@@ -182,7 +182,8 @@ static uint32_t covers_for(const struct stk_settings *s)
          * sandbox, no task ports.  No KERNEL, no CAPS: Seatbelt filters
          * operations, not system calls, and root stays root. */
         uint32_t c = STK_COVER_WRITE | STK_COVER_READ_ONLY | STK_COVER_HIDE | STK_COVER_PRIVATE_TMP |
-                     STK_COVER_PROCESS | STK_COVER_IPC; /* (deny default): no ipc-sysv-*, no ipc-posix-shm */
+                     STK_COVER_PROCESS | STK_COVER_IPC | /* (deny default): no ipc-sysv-*, no ipc-posix-shm */
+                     STK_COVER_METADATA; /* file-write* holds file-write-mode, -owner, -times, -xattr */
 
         /* off and proxy deny every socket but TCP to the proxy port, unix
          * sockets included; macOS has no abstract unix sockets at all. */
@@ -337,7 +338,7 @@ const struct stk_module stockade_module = {
         .args = args,
         .covers = STK_COVER_WRITE | STK_COVER_READ_ONLY | STK_COVER_HIDE | STK_COVER_PRIVATE_TMP |
                   STK_COVER_NET_TCP | STK_COVER_NET_OTHER | STK_COVER_NET_ABSTRACT | STK_COVER_NET_UNIX |
-                  STK_COVER_PROCESS | STK_COVER_IPC,
+                  STK_COVER_PROCESS | STK_COVER_IPC | STK_COVER_METADATA,
         .init = init,
         .fini = fini,
         .probe = probe,

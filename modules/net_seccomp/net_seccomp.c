@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <sys/syscall.h>
 
 #include "common/stk_proxy.h"
 #include "net_seccomp_internal.h"
@@ -32,11 +33,10 @@ static const struct stk_arg_spec ns_args[] = {
         { "guard_unix", STK_ARG_BOOL, 0,
           "connect() checked by the supervisor: unix sockets the command may reach, and through the proxy, "
           "TCP only to the proxy on 127.0.0.1 (default true)" },
-        { "guard_top", STK_ARG_BOOL, 0,
-          "without a namespace wrapper, entries and write-opens beneath writable roots are made by the supervisor "
-          "(Landlock cannot grant a root's top level beside a protected name; default true)" },
-        { "guard_attr", STK_ARG_BOOL, 0,
-          "chmod/chown checked by the supervisor: only beneath writable roots (default true)" },
+        /* Moved to fs_guard: still known, so that a line that sets them is
+         * an error naming where they went, never a silent no-op. */
+        { "guard_top", STK_ARG_BOOL, 0, "moved to fs_guard (stockade-fs_guard(8)): an error here" },
+        { "guard_attr", STK_ARG_BOOL, 0, "moved to fs_guard (stockade-fs_guard(8)): an error here" },
         { "proxy_port", STK_ARG_INT, STK_ARG_TRUSTED,
           "network mode proxy without net_proxy: the loopback port TCP connect() may reach" },
         { "unix_allow", STK_ARG_LIST, STK_ARG_TRUSTED,
@@ -61,6 +61,12 @@ static bool host_can_pass_fds(void)
         return STK_HAS(host, stk_host, send_fd) && host->send_fd;
 }
 
+/* ABI 1.5: the core holds one listener for every line. */
+static bool host_shares_listener(void)
+{
+        return STK_HAS(host, stk_host, seccomp_notify) && host->seccomp_notify;
+}
+
 /* A line before ours gave the command its own IPC namespace (fs_bwrap's
  * pre-exec, as the inner helper learns it).  In the supervisor, before
  * pre-exec, nothing has: the filter compiled there refuses IPC, and is the
@@ -82,12 +88,16 @@ static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
                 return -EINVAL;
         *ret = (struct ns_opts){ .network = s->network, .log = host->arg_bool(ctx, "log", 0),
                                  .guard_unix = host->arg_bool(ctx, "guard_unix", 1) && host_can_pass_fds(),
-                                 .guard_attr = host->arg_bool(ctx, "guard_attr", 1) && host_can_pass_fds(),
                                  .ipc_isolated = ipc_isolated(ctx) };
-        /* Only without a namespace wrapper, whose mounts give the top level
-         * of a writable root its rights (its IPC namespace tells it took
-         * effect). */
-        ret->guard_top = host->arg_bool(ctx, "guard_top", 1) && host_can_pass_fds() && !ret->ipc_isolated;
+        for (size_t i = 0; i < 2; i++) {
+                static const char *const moved[] = { "guard_top", "guard_attr" };
+                if (host->arg_bool(ctx, moved[i], -1) != -1) {
+                        host->log(ctx, STK_LOG_ERROR, "%s: moved to the fs_guard module: drop it here and list "
+                                  "\"{ phase: in-sandbox, control: required, module: fs_guard }\" in the stack "
+                                  "(its args guard_top and guard_attr; stockade-fs_guard(8))", moved[i]);
+                        return -EINVAL;
+                }
+        }
         r = ns_parse_allow(host->arg_list(ctx, "allow"), &ret->allowed_groups, &bad);
         if (r < 0)
                 host->log(ctx, STK_LOG_ERROR, "allow: unknown group \"%s\" (see stockade-net_seccomp(8))", bad);
@@ -110,6 +120,7 @@ struct ns_data {
         const char **write; /* supervisor: writable roots and writable binds, NULL-ended */
         bool wrapped;       /* supervisor: a namespace wrapper took effect (its ipc cover) */
         int proxy_port;     /* supervisor: the proxy's port, resolved once (0: none, connects refused) */
+        bool ready;         /* supervisor: the above are set */
 };
 
 static int ns_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
@@ -193,13 +204,12 @@ static bool host_has_handoff(void)
 static bool same_opts(const struct ns_opts *a, const struct ns_opts *b)
 {
         return a->network == b->network && a->allowed_groups == b->allowed_groups && a->log == b->log &&
-               a->guard_unix == b->guard_unix && a->guard_attr == b->guard_attr &&
-               a->ipc_isolated == b->ipc_isolated && a->guard_top == b->guard_top;
+               a->guard_unix == b->guard_unix && a->ipc_isolated == b->ipc_isolated;
 }
 
 static int ns_prepare(struct stk_ctx *ctx)
 {
-        struct ns_prog prog = { 0 };
+        struct stk_sc_prog prog = { 0 };
         struct ns_handoff *h;
         struct ns_opts o;
         size_t size;
@@ -215,14 +225,14 @@ static int ns_prepare(struct stk_ctx *ctx)
         size = sizeof(*h) + (size_t) prog.len * sizeof(struct sock_filter);
         h = calloc(1, size);
         if (!h) {
-                ns_prog_done(&prog);
+                stk_sc_prog_done(&prog);
                 return -ENOMEM;
         }
         h->opts = o;
         h->flags = prog.flags;
         h->len = prog.len;
         memcpy(h->insns, prog.insns, (size_t) prog.len * sizeof(struct sock_filter));
-        ns_prog_done(&prog);
+        stk_sc_prog_done(&prog);
         r = host->handoff(ctx, h, size);
         free(h);
         return r;
@@ -230,7 +240,7 @@ static int ns_prepare(struct stk_ctx *ctx)
 
 /* 1 and *ret filled: prepare's program, for these very options; 0: none
  * usable (compile here); -errno: prepare failed, so must we. */
-static int take_prepared(struct stk_ctx *ctx, const struct ns_opts *o, struct ns_prog *ret)
+static int take_prepared(struct stk_ctx *ctx, const struct ns_opts *o, struct stk_sc_prog *ret)
 {
         const struct ns_handoff *h;
         const void *data = NULL;
@@ -259,7 +269,7 @@ static int take_prepared(struct stk_ctx *ctx, const struct ns_opts *o, struct ns
 
 static int ns_in_sandbox(struct stk_ctx *ctx)
 {
-        struct ns_prog prog = { 0 };
+        struct stk_sc_prog prog = { 0 };
         struct ns_opts o;
         int r;
 
@@ -276,11 +286,21 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
         }
         if (r < 0)
                 return r;
-        r = ns_load(&prog);
+        if ((prog.flags & SECCOMP_FILTER_FLAG_NEW_LISTENER) && host_shares_listener()) {
+                /* ABI 1.5: one listener for every line that sends calls to
+                 * the supervisor (fs_guard's too); the core loads the
+                 * programs as one filter after the last line. */
+                r = host->seccomp_notify(ctx, prog.insns, prog.len, prog.flags & ~SECCOMP_FILTER_FLAG_NEW_LISTENER);
+                if (r < 0)
+                        host->log(ctx, STK_LOG_ERROR, "handing the filter to the core: %s", strerror(-r));
+                stk_sc_prog_done(&prog);
+                return r < 0 ? r : 0;
+        }
+        r = stk_sc_load(&prog);
         if (r < 0)
                 host->log(ctx, STK_LOG_ERROR, "seccomp(SECCOMP_SET_MODE_FILTER, %zu insns, flags 0x%x): %s",
                           (size_t)prog.len, prog.flags, strerror(-r));
-        ns_prog_done(&prog);
+        stk_sc_prog_done(&prog);
         if (r > 0) {
                 /* The listener goes to the supervisor; without it there, the
                  * command's connect() calls would wait forever, so failing
@@ -295,15 +315,24 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
         return r < 0 ? r : 0;
 }
 
-static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
+static void policy_of(struct stk_ctx *ctx, struct ns_unix_policy *pol)
 {
         const struct stk_settings *s = host->settings(ctx);
         struct ns_data *dd = host->data(ctx);
-        struct ns_unix_policy pol = { .write = dd && dd->write ? dd->write : s->write, .wrapped = dd && dd->wrapped,
-                                      .read_only = s->read_only, .hide = s->hide,
-                                      .allow = host->arg_list(ctx, "unix_allow"),
-                                      .network = s->network, .proxy_port = dd ? dd->proxy_port : 0 };
-        int r = ns_unix_handle(fd, &pol);
+
+        *pol = (struct ns_unix_policy) { .write = dd && dd->write ? dd->write : s->write, .wrapped = dd && dd->wrapped,
+                                         .read_only = s->read_only, .hide = s->hide,
+                                         .allow = host->arg_list(ctx, "unix_allow"),
+                                         .network = s->network, .proxy_port = dd ? dd->proxy_port : 0 };
+}
+
+static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
+{
+        struct ns_unix_policy pol;
+        int r;
+
+        policy_of(ctx, &pol);
+        r = ns_unix_handle(fd, &pol);
 
         if (r < 0) {
                 /* Closing the listener fails the calls still to come (ENOSYS)
@@ -317,44 +346,41 @@ static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userda
         }
 }
 
-/* What the command may write without a mount namespace of its own: the
- * writable roots, and what a module planned as a writable bind at the same
- * path (fs_landlock's per-run TMPDIR: its sockets are the command's own).
- * With a mount namespace its mounts decide, and these are not asked. */
-static int collect_writable(struct stk_ctx *ctx, struct ns_data *d)
+/* Once per run, before the first call is answered: every line has run by
+ * now, so it is known whether a wrapper made the namespaces.  Without one,
+ * a mount namespace of the command's is one it made itself (allow:
+ * [namespaces]), and says nothing. */
+static int supervise_setup(struct stk_ctx *ctx, struct ns_data *d)
 {
-        const struct stk_settings *s = host->settings(ctx);
-        size_t n_binds = 0, n = 0, k = 0;
-        const struct stk_bind *binds = host->plan_binds(ctx, &n_binds);
+        int r = d->write ? 0 : stk_sc_writable(host, ctx, &d->write);
 
-        while (s->write[n])
-                n++;
-        d->write = calloc(n + n_binds + 1, sizeof(*d->write));
-        if (!d->write)
-                return -ENOMEM;
-        for (size_t i = 0; i < n; i++)
-                d->write[k++] = s->write[i];
-        for (size_t i = 0; binds && i < n_binds; i++)
-                if ((binds[i].flags & STK_BIND_RW) && strcmp(binds[i].source, binds[i].dest) == 0)
-                        d->write[k++] = binds[i].dest;
+        if (r < 0)
+                return r;
+        d->wrapped = ipc_isolated(ctx);
+        r = stk_proxy_port(host, ctx);
+        if (r < 0)
+                return r;
+        d->proxy_port = r;
+        d->ready = true;
         return 0;
 }
 
-/* Linux 6.6: wake the supervisor with a synchronous wake-up, so that it
- * runs where the command stopped and the command where the supervisor
- * answered: a notification's round trip, which guard_top pays on every
- * file it makes, is otherwise mostly cross-CPU wake-ups (IPIs, dear on a
- * virtual machine).  An older kernel says EINVAL: only slower. */
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
-static void sync_wake_up(struct stk_ctx *ctx, int listener)
+/* ABI 1.5: a call from the core's shared listener; connect() is ours. */
+static int ns_notify(struct stk_ctx *ctx, int listener, const void *req, void *resp)
 {
-        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) < 0 && errno != EINVAL)
-                host->log(ctx, STK_LOG_DEBUG, "seccomp listener: SYNC_WAKE_UP: %s", strerror(errno));
+        struct ns_data *d = host->data(ctx);
+        struct ns_unix_policy pol;
+        int r;
+
+        if (((const struct seccomp_notif *) req)->data.nr != __NR_connect)
+                return 1;
+        if (!d)
+                return -EINVAL;
+        r = d->ready ? 0 : supervise_setup(ctx, d);
+        if (r < 0)
+                return r;
+        policy_of(ctx, &pol);
+        return ns_unix_answer(listener, req, &pol, resp);
 }
 
 /* Supervisor: the listener the in-sandbox hook sent. */
@@ -365,18 +391,12 @@ static int ns_supervise_fd(struct stk_ctx *ctx, int fd)
 
         if (!d || d->listener >= 0)
                 return -EBUSY;
-        r = d->write ? 0 : collect_writable(ctx, d);
+        r = supervise_setup(ctx, d);
         if (r < 0)
                 return r;
-        /* Every line has run by now: whether a wrapper made the namespaces.
-         * Without one, a mount namespace of the command's is one it made
-         * itself (allow: [namespaces]), and says nothing. */
-        d->wrapped = ipc_isolated(ctx);
-        r = stk_proxy_port(host, ctx);
+        r = stk_sc_sync_wake_up(fd);
         if (r < 0)
-                return r;
-        d->proxy_port = r;
-        sync_wake_up(ctx, fd);
+                host->log(ctx, STK_LOG_DEBUG, "seccomp listener: SYNC_WAKE_UP: %s", strerror(-r));
         r = host->watch_fd(ctx, fd, STK_WATCH_IN, on_notify, NULL);
         if (r >= 0)
                 d->listener = fd;
@@ -407,7 +427,7 @@ static void print_entry(FILE *f, const struct ns_entry *e)
 static int ns_explain(struct stk_ctx *ctx, char **ret_text)
 {
         static const char *const modes[] = { "off", "proxy", "on" };
-        struct ns_prog p = { 0 };
+        struct stk_sc_prog p = { 0 };
         struct ns_opts o;
         size_t len = 0;
         char *text = NULL;
@@ -420,7 +440,7 @@ static int ns_explain(struct stk_ctx *ctx, char **ret_text)
                 return r;
         f = open_memstream(&text, &len);
         if (!f) {
-                ns_prog_done(&p);
+                stk_sc_prog_done(&p);
                 return -ENOMEM;
         }
         fprintf(f, "seccomp filter, network mode %s, %u BPF instructions; default allow; "
@@ -429,18 +449,12 @@ static int ns_explain(struct stk_ctx *ctx, char **ret_text)
         if (o.guard_unix && o.network != STK_NET_ON)
                 fputs("  guard_unix: connect() answered by the supervisor (unix sockets beneath writable roots or "
                       "unix_allow; TCP only to the proxy); no unix datagram sockets\n", f);
-        if (o.guard_attr)
-                fputs("  guard_attr: chmod, chown, timestamps, user xattrs made by the supervisor beneath writable "
-                      "roots only; chattr ioctls refused\n", f);
-        if (o.guard_top)
-                fputs("  guard_top, when no namespace wrapper takes effect: entries and write-opens beneath writable "
-                      "roots made by the supervisor (Landlock cannot grant a root's top level beside .git)\n", f);
         for (size_t i = 0; i < ns_table_len; i++)
                 if ((ns_table[i].modes & NS_MODE(o.network)) &&
                     (ns_table[i].group == NS_G_NETWORK || !(o.allowed_groups & (1u << ns_table[i].group))) &&
                     !(ns_table[i].group == NS_G_IPC && o.ipc_isolated))
                         print_entry(f, &ns_table[i]);
-        ns_prog_done(&p);
+        stk_sc_prog_done(&p);
         if (fclose(f) != 0) {
                 free(text);
                 return -ENOMEM;
@@ -461,4 +475,5 @@ const struct stk_module stockade_module = {
         .explain = ns_explain,
         .supervise_fd = ns_supervise_fd,
         .prepare = ns_prepare,
+        .notify = ns_notify,
 };

@@ -161,91 +161,6 @@ static int set_attrs(scmp_filter_ctx f, const struct ns_opts *o, ns_log_fn log, 
         return r;
 }
 
-/* chmod, chown, timestamps and extended attributes: Landlock has no right
- * for file metadata, so the supervisor answers each (net_seccomp_attr.c).
- * A call this architecture does not have (utime on aarch64) is skipped.
- * The *at2 variants (fchmodat2 in Linux 6.6, setxattrat and removexattrat
- * in 6.13, file_setattr in 6.17) are newer than what libc uses here:
- * ENOSYS makes a caller fall back to the calls above.  The numbers of the
- * 4xx range are the same on every architecture. */
-static int add_attr_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
-{
-        static const char *const calls[] = {
-                "chmod", "fchmod", "fchmodat", "chown", "lchown", "fchown", "fchownat",
-                "utime", "utimes", "futimesat", "utimensat",
-                "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
-        };
-        static const struct { const char *name; int nr; } newer[] = {
-                { "fchmodat2", 452 }, { "setxattrat", 463 }, { "removexattrat", 466 }, { "file_setattr", 469 },
-        };
-        /* The inode flags (chattr: append-only, no-dump, ...) and the
-         * project id are metadata too, set by ioctl: refused (EPERM), in a
-         * workspace as outside, for nothing a build needs sets them. */
-        static const unsigned long flag_ioctls[] = {
-                0x40086602UL, /* FS_IOC_SETFLAGS */
-                0x40046602UL, /* FS_IOC32_SETFLAGS */
-                0x401c5820UL, /* FS_IOC_FSSETXATTR */
-        };
-        int r = 0;
-
-        for (size_t i = 0; r >= 0 && i < sizeof(calls) / sizeof(calls[0]); i++) {
-                int nr = seccomp_syscall_resolve_name(calls[i]);
-                if (nr == __NR_SCMP_ERROR)
-                        continue; /* not on this architecture: nothing to guard */
-                r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, nr, 0);
-                if (r < 0)
-                        log(userdata, "seccomp_rule_add(%s, notify): %s", calls[i], strerror(-r));
-        }
-        for (size_t i = 0; r >= 0 && i < sizeof(flag_ioctls) / sizeof(flag_ioctls[0]); i++)
-                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
-                                     SCMP_A1(SCMP_CMP_MASKED_EQ, LOW32, flag_ioctls[i]));
-        for (size_t i = 0; r >= 0 && i < sizeof(newer) / sizeof(newer[0]); i++) {
-                int nr = seccomp_syscall_resolve_name(newer[i].name);
-                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(ENOSYS), nr == __NR_SCMP_ERROR ? newer[i].nr : nr, 0);
-                if (r < 0)
-                        log(userdata, "seccomp_rule_add(%s, ENOSYS): %s", newer[i].name, strerror(-r));
-        }
-        return r;
-}
-
-/* guard_top (net_seccomp_top.c): what makes, removes, renames or links a
- * directory entry, and every open that may write (O_WRONLY, O_RDWR,
- * O_CREAT, O_TRUNC: one rule a bit, rules are ORed), so that the supervisor
- * can make them beneath a writable root and answer CONTINUE elsewhere.
- * openat2 hides its flags in a struct, so every call of it.  An open for
- * reading never comes here. */
-static int add_top_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
-{
-        static const char *const calls[] = {
-                "creat", "openat2", "mkdir", "mkdirat", "mknod", "mknodat", "symlink", "symlinkat", "link", "linkat",
-                "unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2", "truncate",
-        };
-        static const unsigned writes[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC };
-        int r = 0, nr, open_nr = seccomp_syscall_resolve_name("open");
-
-        for (size_t i = 0; r >= 0 && i < sizeof(calls) / sizeof(calls[0]); i++) {
-                nr = seccomp_syscall_resolve_name(calls[i]);
-                if (nr != __NR_SCMP_ERROR)
-                        r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, nr, 0);
-        }
-        for (size_t i = 0; r >= 0 && i < sizeof(writes) / sizeof(writes[0]); i++) {
-                if (open_nr != __NR_SCMP_ERROR)
-                        r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, open_nr, 1,
-                                             SCMP_A1(SCMP_CMP_MASKED_EQ, writes[i], writes[i]));
-                if (r >= 0)
-                        r = seccomp_rule_add(f, SCMP_ACT_NOTIFY, SCMP_SYS(openat), 1,
-                                             SCMP_A2(SCMP_CMP_MASKED_EQ, writes[i], writes[i]));
-        }
-        /* A lease would make the supervisor's open of that file wait until
-         * it broke (45 s), and every other guarded call behind it. */
-        if (r >= 0)
-                r = seccomp_rule_add(f, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(fcntl), 1,
-                                     SCMP_A1(SCMP_CMP_MASKED_EQ, LOW32, F_SETLEASE));
-        if (r < 0)
-                log(userdata, "seccomp_rule_add(guard_top): %s", strerror(-r));
-        return r;
-}
-
 /* Pathname unix sockets outside the writable roots: a read-only mount does
  * not stop connect(), so the supervisor answers each connect
  * (net_seccomp_unix.c).  With the network off every socket is AF_UNIX;
@@ -294,10 +209,6 @@ int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void 
         r = set_attrs(b.f, o, log, userdata);
         if (r >= 0 && o->guard_unix && o->network != STK_NET_ON)
                 r = add_unix_guard(b.f, log, userdata);
-        if (r >= 0 && o->guard_attr)
-                r = add_attr_guard(b.f, log, userdata);
-        if (r >= 0 && o->guard_top)
-                r = add_top_guard(b.f, log, userdata);
         for (size_t i = 0; r >= 0 && i < ns_table_len; i++) {
                 b.e = &ns_table[i];
                 if (!(b.e->modes & NS_MODE(o->network)))
@@ -316,75 +227,21 @@ int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void 
         return 0;
 }
 
-/* libseccomp 2.5 exports BPF only to an fd: a memfd, read back. */
-static int export_bpf(scmp_filter_ctx f, struct ns_prog *ret)
-{
-        struct stat st;
-        int r = 0, fd = memfd_create("net_seccomp-bpf", MFD_CLOEXEC);
 
-        if (fd < 0)
-                return -errno;
-        r = seccomp_export_bpf(f, fd);
-        if (r >= 0 && fstat(fd, &st) < 0)
-                r = -errno;
-        if (r >= 0 && (st.st_size == 0 || st.st_size % (off_t)sizeof(struct sock_filter) != 0 ||
-                       st.st_size / (off_t)sizeof(struct sock_filter) > BPF_MAXINSNS))
-                r = -E2BIG;
-        if (r >= 0) {
-                ret->insns = malloc((size_t)st.st_size);
-                if (!ret->insns)
-                        r = -ENOMEM;
-        }
-        if (r >= 0 && pread(fd, ret->insns, (size_t)st.st_size, 0) != st.st_size)
-                r = errno ? -errno : -EIO;
-        if (r >= 0)
-                ret->len = (unsigned short)(st.st_size / (off_t)sizeof(struct sock_filter));
-        close(fd);
-        return r;
-}
-
-int ns_compile(const struct ns_opts *o, struct ns_prog *ret, ns_log_fn log, void *userdata)
+int ns_compile(const struct ns_opts *o, struct stk_sc_prog *ret, ns_log_fn log, void *userdata)
 {
-        struct ns_prog p = { 0 };
         scmp_filter_ctx f;
+        /* What seccomp_load() would pass: SECCOMP_FILTER_FLAG_LOG for
+         * `log: true`; no TSYNC (the child has one thread). */
+        unsigned flags = (o->log ? SECCOMP_FILTER_FLAG_LOG : 0) |
+                         (o->guard_unix && o->network != STK_NET_ON ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0);
         int r = ns_build(o, &f, log, userdata);
 
         if (r < 0)
                 return r;
-        r = export_bpf(f, &p);
+        r = stk_sc_compile(f, flags, ret);
         seccomp_release(f);
-        if (r < 0) {
-                log(userdata, "seccomp_export_bpf: %s", strerror(-r));
-                ns_prog_done(&p);
-                return r;
-        }
-        /* What seccomp_load() would pass: SECCOMP_FILTER_FLAG_LOG for
-         * `log: true`; no TSYNC (the child has one thread). */
-        p.flags = o->log ? SECCOMP_FILTER_FLAG_LOG : 0;
-        if ((o->guard_unix && o->network != STK_NET_ON) || o->guard_attr || o->guard_top)
-                p.flags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
-        *ret = p;
-        return 0;
-}
-
-/* seccomp(2) needs no_new_privs (or CAP_SYS_ADMIN, not to be relied on):
- * set it and read it back, as libseccomp does with SCMP_FLTATR_CTL_NNP. */
-int ns_load(const struct ns_prog *p)
-{
-        struct sock_fprog prog = { .len = p->len, .filter = p->insns };
-
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) < 0)
-                return -errno;
-        if (prctl(PR_GET_NO_NEW_PRIVS, 0L, 0L, 0L, 0L) != 1)
-                return -EPERM;
-        long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, p->flags, &prog);
         if (r < 0)
-                return -errno;
-        return (p->flags & SECCOMP_FILTER_FLAG_NEW_LISTENER) ? (int) r : 0;
-}
-
-void ns_prog_done(struct ns_prog *p)
-{
-        free(p->insns);
-        *p = (struct ns_prog){ 0 };
+                log(userdata, "seccomp_export_bpf: %s", strerror(-r));
+        return r;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "stockade/module.h"
+#include "seccomp/stk_seccomp.h"
 
 /* What `allow:` may switch off, one name per group of table entries. */
 enum ns_group {
@@ -72,9 +73,7 @@ struct ns_opts {
         uint32_t allowed_groups;  /* bit (1 << enum ns_group) */
         int log;
         int guard_unix;           /* connect() goes to the supervisor (network off or proxy) */
-        int guard_attr;           /* chmod/chown go to the supervisor (net_seccomp_attr.c) */
         int ipc_isolated;         /* a wrapper gave the command its own IPC namespace: no NS_G_IPC */
-        int guard_top;            /* entries at a writable root's top level: the supervisor (net_seccomp_top.c) */
 };
 
 typedef void (*ns_log_fn)(void *userdata, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -83,19 +82,9 @@ typedef void (*ns_log_fn)(void *userdata, const char *fmt, ...) __attribute__((f
  * `log` says which entry. */
 int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void *userdata);
 
-/* A filter compiled to BPF by libseccomp, ready for seccomp(2). */
-struct ns_prog {
-        struct sock_filter *insns;
-        unsigned short len;
-        unsigned flags;  /* SECCOMP_FILTER_FLAG_* */
-};
-
 /* Compile (in the supervisor, where memory is warm and nothing is
- * confined yet); load (in the child: two syscalls, no allocation). */
-int ns_compile(const struct ns_opts *o, struct ns_prog *ret, ns_log_fn log, void *userdata);
-/* 0, or the listener fd when the filter sends calls to the supervisor. */
-int ns_load(const struct ns_prog *p);
-void ns_prog_done(struct ns_prog *p);
+ * confined yet); load with stk_sc_load (in the child). */
+int ns_compile(const struct ns_opts *o, struct stk_sc_prog *ret, ns_log_fn log, void *userdata);
 
 /* ---- net_seccomp_unix.c: the supervisor's side of guard_unix ------------- */
 
@@ -111,45 +100,13 @@ struct ns_unix_policy {
                                        * of the command's is its, and its mounts decide */
 };
 
-/* Answer one pending notification on `listener`: connect for the command
- * when the socket is one it may reach, else refuse.  0 done (or nothing
- * pending), 1 when no filtered process is left, -errno when the listener
- * itself failed. */
-int ns_unix_handle(int listener, const struct ns_unix_policy *pol);
-/* Whether the process shares our namespace of kind `ns` ("mnt", "net"). */
-bool ns_same_ns(pid_t pid, const char *ns);
-/* The command's open file `fd` as a descriptor of ours; -ESRCH or -EBADF. */
-int ns_fd_of(pid_t pid, int fd);
-/* What our `fd` is open on, as /proc/self/fd/N says ("/a/b", "pipe:[..]");
- * -1 when it cannot say. */
-int ns_fd_path(int fd, char *buf, size_t size);
-/* Whether path `p` is one of `roots` or beneath one. */
-bool ns_beneath_any(const char *p, const char *const *roots);
-
-/* ---- net_seccomp_attr.c: the supervisor's side of guard_attr ------------- */
 struct seccomp_notif;
-bool ns_attr_is_guarded(int nr);
-int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol);
-/* The command's string at `addr`, copied once; -EFAULT, -ENAMETOOLONG. */
-int ns_read_path(pid_t pid, uint64_t addr, char *buf, size_t size);
-/* `path` as the command would resolve it (its root, its cwd or dirfd),
- * opened O_PATH by us; -errno. */
-int ns_open_target(pid_t pid, int dirfd, const char *path, bool follow);
-
-/* Our effective capabilities off while we act for the command (which has
- * none), and back on. */
-#include <linux/capability.h>
-struct ns_caps {
-        struct __user_cap_data_struct data[2];
-        bool dropped;
-};
-int ns_caps_off(struct ns_caps *saved);
-void ns_caps_on(const struct ns_caps *saved);
-
-/* ---- net_seccomp_top.c: the supervisor's side of guard_top ---------------- */
-bool ns_top_is_guarded(int nr);
-/* Done for the command: 0 (the call returns *ret_val: a new fd, or 0) or
- * -errno for it to see; NS_TOP_CONTINUE when the kernel (and Landlock)
- * should decide. */
-#define NS_TOP_CONTINUE 1
-int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol, long *ret_val);
+struct seccomp_notif_resp;
+/* Answer one pending notification on `listener` (an ABI 1.4 core: the
+ * listener is ours): 0 done (or nothing pending), 1 when no filtered
+ * process is left, -errno when the listener itself failed. */
+int ns_unix_handle(int listener, const struct ns_unix_policy *pol);
+/* One notification (ABI 1.5: the core received it): 1 when it is not a
+ * connect, else 0 with `resp` filled. */
+int ns_unix_answer(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol,
+                   struct seccomp_notif_resp *resp);

@@ -49,15 +49,6 @@ static int open_proc(pid_t pid, const char *what)
         return open(path, O_PATH | O_CLOEXEC);
 }
 
-bool ns_same_ns(pid_t pid, const char *ns)
-{
-        char a[64], b[64];
-        struct stat sa, sb;
-
-        snprintf(a, sizeof(a), "/proc/%d/ns/%s", (int) pid, ns);
-        snprintf(b, sizeof(b), "/proc/self/ns/%s", ns);
-        return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
-}
 
 /* The socket file, opened O_PATH inside the command's root (absolute) or
  * beneath its cwd (relative: no "..", no absolute symlink). */
@@ -77,13 +68,6 @@ static int resolve(pid_t pid, const char *path)
         return fd;
 }
 
-bool ns_beneath_any(const char *p, const char *const *roots)
-{
-        for (size_t i = 0; roots && roots[i]; i++)
-                if (stk_path_beneath(p, roots[i]))
-                        return true;
-        return false;
-}
 
 /* unix_allow: the very inode of a listed path, as the supervisor sees it
  * now (no path string of the command's is trusted). */
@@ -108,61 +92,29 @@ static bool may_reach(pid_t pid, int fd, const struct ns_unix_policy *pol)
                 return false;
         if (listed(&st, pol->allow))
                 return true;
-        if (!ns_same_ns(pid, "mnt"))
+        if (!stk_sc_same_ns(pid, "mnt"))
                 /* The wrapper's mounts: everything outside its writable roots
                  * is a read-only bind (fs_bwrap), its private /tmp is not.
                  * A mount namespace the command made itself, with no wrapper
                  * (allow: [namespaces]), proves nothing: refused. */
                 return pol->wrapped && fstatvfs(fd, &sv) == 0 && !(sv.f_flag & ST_RDONLY);
-        return ns_fd_path(fd, real, sizeof(real)) == 0 && ns_beneath_any(real, pol->write);
+        return stk_sc_fd_path(fd, real, sizeof(real)) == 0 && stk_sc_beneath_any(real, pol->write);
 }
 
-/* The command's open file `fd`, as a descriptor of ours (pidfd_getfd: the
- * same open file); -ESRCH or -EBADF. */
-int ns_fd_path(int fd, char *buf, size_t size)
-{
-        char link[64];
-        ssize_t n;
 
-        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-        n = readlink(link, buf, size - 1);
-        if (n <= 0)
-                return -1;
-        buf[n] = '\0';
-        return 0;
-}
-
-#ifndef PIDFD_THREAD
-#define PIDFD_THREAD O_EXCL /* Linux 6.9 */
-#endif
-int ns_fd_of(pid_t pid, int fd)
-{
-        /* The notification names the thread; pidfd_open(2) takes a thread
-         * that leads no group only with PIDFD_THREAD (a build tool's worker
-         * thread making files relative to a directory fd). */
-        int pidfd = (int) syscall(SYS_pidfd_open, pid, 0), r;
-
-        if (pidfd < 0 && (errno == EINVAL || errno == ENOENT)) /* ENOENT: no such group leader */
-                pidfd = (int) syscall(SYS_pidfd_open, pid, PIDFD_THREAD);
-        if (pidfd < 0)
-                return -ESRCH;
-        r = (int) syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-        close(pidfd);
-        return r < 0 ? -EBADF : r;
-}
 
 /* Connect the command's socket `sockfd` ourselves; 0 or -errno for it. */
 static int connect_for(pid_t pid, int sockfd, const struct sockaddr_un *sa, socklen_t len,
                        const struct ns_unix_policy *pol)
 {
         struct sockaddr_un via = { .sun_family = AF_UNIX };
-        int sock = ns_fd_of(pid, sockfd), target = -1, r = sock < 0 ? sock : 0;
+        int sock = stk_sc_fd_of(pid, sockfd), target = -1, r = sock < 0 ? sock : 0;
 
         if (r >= 0 && sa->sun_path[0] == '\0') {
                 /* Abstract (or unnamed): resolved in the socket's network
                  * namespace; without one of its own the command would reach
                  * the host's abstract sockets through us. */
-                r = ns_same_ns(pid, "net") ? -EPERM : 0;
+                r = stk_sc_same_ns(pid, "net") ? -EPERM : 0;
                 if (r >= 0 && connect(sock, (const struct sockaddr *) sa, len) < 0)
                         r = -errno;
         } else if (r >= 0) {
@@ -234,7 +186,7 @@ static int connect_inet_for(pid_t pid, int sockfd, const struct sockaddr_storage
                 return -EAFNOSUPPORT;
         if (ss->ss_family != AF_UNSPEC && !is_proxy(ss, len, pol))
                 return -EACCES;
-        sock = ns_fd_of(pid, sockfd);
+        sock = stk_sc_fd_of(pid, sockfd);
         if (sock < 0)
                 return sock;
         if (connect(sock, (const struct sockaddr *) ss, len) < 0)
@@ -243,15 +195,51 @@ static int connect_inet_for(pid_t pid, int sockfd, const struct sockaddr_storage
         return r;
 }
 
+/* Connect for the command, or refuse: 0 or -errno for it. */
+static int answer_connect(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol)
+{
+        struct sockaddr_storage ss;
+        socklen_t len = 0;
+        int r = read_addr(req, &ss, &len);
+
+        /* The pid may have been reused if the caller died since. */
+        if (r >= 0 && seccomp_notify_id_valid(listener, req->id) < 0)
+                r = -ESRCH;
+        if (r >= 0 && ss.ss_family == AF_UNIX)
+                r = connect_for(req->pid, (int) req->data.args[0], (const struct sockaddr_un *) &ss, len, pol);
+        else if (r >= 0)
+                r = connect_inet_for(req->pid, (int) req->data.args[0], &ss, len, pol);
+        return r;
+}
+
+int ns_unix_answer(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol,
+                   struct seccomp_notif_resp *resp)
+{
+        struct stk_sc_caps caps = { .dropped = false };
+        int r;
+
+        if (req->data.nr != __NR_connect)
+                return 1;
+        /* Everything we do for the command, the path lookups too, without
+         * our capabilities: it has none (a root supervisor would otherwise
+         * search directories the command cannot, and reach what it may
+         * not). */
+        r = stk_sc_caps_off(&caps);
+        if (r >= 0)
+                r = answer_connect(listener, req, pol);
+        stk_sc_caps_on(&caps);
+        resp->id = req->id;
+        resp->val = 0;
+        resp->error = r < 0 ? r : 0;
+        resp->flags = 0;
+        return 0;
+}
+
 int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
 {
         struct seccomp_notif *req = NULL;
         struct seccomp_notif_resp *resp = NULL;
         struct pollfd pfd = { .fd = listener, .events = POLLIN };
-        struct sockaddr_storage ss;
-        struct ns_caps caps = { .dropped = false };
-        socklen_t len = 0;
-        long val = 0;
         int r;
 
         /* RECV blocks until a call arrives, and none will once every
@@ -271,39 +259,8 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol)
                 seccomp_notify_free(req, resp);
                 return r;
         }
-        /* Everything we do for the command, the path lookups too, without
-         * our capabilities: it has none (a root supervisor would otherwise
-         * search directories the command cannot, and change what it may
-         * not). */
-        r = ns_caps_off(&caps);
-        if (r < 0)
-                goto respond;
-        if (ns_attr_is_guarded(req->data.nr)) {
-                r = ns_attr_call(listener, req, pol);
-                goto respond;
-        }
-        if (ns_top_is_guarded(req->data.nr)) {
-                r = ns_top_call(listener, req, pol, &val);
-                goto respond;
-        }
-        r = req->data.nr == __NR_connect ? read_addr(req, &ss, &len) : -EPERM;
-        /* The pid may have been reused if the caller died since. */
-        if (r >= 0 && seccomp_notify_id_valid(listener, req->id) < 0)
-                r = -ESRCH;
-        if (r >= 0 && ss.ss_family == AF_UNIX)
-                r = connect_for(req->pid, (int) req->data.args[0], (const struct sockaddr_un *) &ss, len, pol);
-        else if (r >= 0)
-                r = connect_inet_for(req->pid, (int) req->data.args[0], &ss, len, pol);
-respond:
-        ns_caps_on(&caps);
-        resp->id = req->id;
-        resp->val = r < 0 ? 0 : val;
-        resp->error = r < 0 ? r : 0;
-        resp->flags = 0;
-        if (r == NS_TOP_CONTINUE) { /* the kernel decides, with Landlock */
-                resp->error = 0;
-                resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-        }
+        if (ns_unix_answer(listener, req, pol, resp) == 1)
+                *resp = (struct seccomp_notif_resp) { .id = req->id, .error = -EPERM };
         (void) seccomp_notify_respond(listener, resp); /* ENOENT: the caller is gone */
         seccomp_notify_free(req, resp);
         return 0;

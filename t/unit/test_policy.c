@@ -381,7 +381,7 @@ static bool has_line(const struct core_policy *p, enum stk_phase ph, enum core_c
 /* The stack of the profiles that include default.yaml: Linux's, or, in a
  * portable build, etc/darwin.stack's (the GNUmakefile swaps it in). */
 #if defined(__linux__) && !defined(STK_PORTABLE)
-#define DEFAULT_STACK_LINES 4
+#define DEFAULT_STACK_LINES 5
 static bool default_stack(const struct core_policy *p)
 {
         return has_line(p, STK_PHASE_PRE_EXEC, CORE_SUFFICIENT, "fs_bwrap") &&

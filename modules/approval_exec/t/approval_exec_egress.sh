@@ -39,6 +39,7 @@ stack:
   - { phase: pre-exec,   control: required,   module: fs_landlock }
   - { phase: in-sandbox, control: required,   module: net_proxy }
   - { phase: in-sandbox, control: required,   module: fs_landlock, args: { fallback: true } }
+  - { phase: in-sandbox, control: required,   module: fs_guard }
   - { phase: in-sandbox, control: required,   module: net_seccomp }
   - { phase: egress,     control: required,   module: net_proxy }
   - { phase: egress,     control: optional,   module: approval_exec, args: { program: $A/$1, timeout: 5 } }

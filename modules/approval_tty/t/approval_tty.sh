@@ -198,6 +198,7 @@ stack:
   - { phase: pre-exec,   control: sufficient, module: fs_bwrap }
   - { phase: pre-exec,   control: required,   module: fs_landlock }
   - { phase: in-sandbox, control: required,   module: fs_landlock, args: { fallback: true } }
+  - { phase: in-sandbox, control: required,   module: fs_guard }
   - { phase: in-sandbox, control: required,   module: net_seccomp }
   - { phase: permission, control: sufficient, module: approval_tty, args: { timeout: 10, state_file: "$STATE" } }
 EOF

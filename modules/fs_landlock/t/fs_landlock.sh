@@ -38,6 +38,7 @@ policy() {
 stack:
   - { phase: pre-exec,   control: required, module: fs_landlock${2:+, args: { $2 \}} }
   - { phase: in-sandbox, control: required, module: fs_landlock${2:+, args: { $2 \}} }
+  - { phase: in-sandbox, control: required, module: fs_guard }
   - { phase: in-sandbox, control: required, module: net_seccomp }
 EOF
 }
@@ -344,6 +345,7 @@ settings:
   network: { mode: proxy }
 stack:
   - { phase: in-sandbox, control: required, module: fs_landlock, args: { proxy_port: $PORT } }
+  - { phase: in-sandbox, control: required, module: fs_guard }
   - { phase: in-sandbox, control: required, module: net_seccomp, args: { proxy_port: $PORT } }
 EOF
 check "proxy mode: connect to the proxy port works" sbx_policy "$T_TMP/proxy.yaml" "$H" tcp-connect 127.0.0.1 "$PORT"

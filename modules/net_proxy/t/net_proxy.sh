@@ -40,6 +40,7 @@ stack:
 $fs_lines
   - { phase: in-sandbox, control: required,   module: net_proxy }
   - { phase: in-sandbox, control: required,   module: fs_landlock, args: { fallback: true } }
+  - { phase: in-sandbox, control: required,   module: fs_guard }
   - { phase: in-sandbox, control: required,   module: net_seccomp }
   - { phase: egress,     control: required,   module: net_proxy }
 EOT

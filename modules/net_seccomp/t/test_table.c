@@ -112,7 +112,7 @@ static void test_parse_allow(void)
 
 static void test_compile_every_mode(void)
 {
-        struct ns_prog p = { 0 };
+        struct stk_sc_prog p = { 0 };
         unsigned short len[3];
 
         for (int m = STK_NET_OFF; m <= STK_NET_ON; m++) {
@@ -121,7 +121,7 @@ static void test_compile_every_mode(void)
                 CU_ASSERT(p.len > 20 && p.insns != NULL);
                 CU_ASSERT_EQUAL(p.flags, 0);
                 len[m] = p.len;
-                ns_prog_done(&p);
+                stk_sc_prog_done(&p);
         }
         CU_ASSERT(len[STK_NET_PROXY] > len[STK_NET_ON]);
         /* Everything allowed in mode "on": only the architecture check is left. */
@@ -129,18 +129,18 @@ static void test_compile_every_mode(void)
         CU_ASSERT_EQUAL_FATAL(ns_compile(&all, &p, quiet, NULL), 0);
         CU_ASSERT(p.len < 12);
         CU_ASSERT(p.flags != 0);
-        ns_prog_done(&p);
+        stk_sc_prog_done(&p);
 }
 
 /* In the child: each check that fails sets a bit of the exit status. */
 static int filtered_child(enum stk_network mode)
 {
         struct ns_opts o = { .network = mode };
-        struct ns_prog p;
+        struct stk_sc_prog p;
         int bad = 0, fd;
         pid_t pid;
 
-        if (ns_compile(&o, &p, quiet, NULL) < 0 || ns_load(&p) < 0)
+        if (ns_compile(&o, &p, quiet, NULL) < 0 || stk_sc_load(&p) < 0)
                 return 100;
         bad |= socket(AF_INET, SOCK_DGRAM, 0) >= 0 || errno != EPERM ? 1 : 0;
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);

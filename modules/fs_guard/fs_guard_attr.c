@@ -33,7 +33,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
-#include "net_seccomp_internal.h"
+#include "fs_guard_internal.h"
 #include "common/stk_path.h"
 
 /* The old calls exist on x86 but not on the newer tables (aarch64): a
@@ -48,77 +48,24 @@
 #define __NR_futimesat -1
 #endif
 
-/* The path argument, copied once: page by page, as a string may end just
- * before an unmapped page. */
-int ns_read_path(pid_t pid, uint64_t addr, char *buf, size_t size)
-{
-        size_t have = 0;
 
-        while (have < size) {
-                size_t page_left = 4096 - (size_t) ((addr + have) % 4096), want = size - have;
-                struct iovec local, remote;
-                ssize_t n;
-
-                if (want > page_left)
-                        want = page_left;
-                local = (struct iovec) { buf + have, want };
-                remote = (struct iovec) { (void *) (uintptr_t) (addr + have), want };
-                n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-                if (n <= 0)
-                        return -EFAULT;
-                if (memchr(buf + have, '\0', (size_t) n))
-                        return 0;
-                have += (size_t) n;
-        }
-        return -ENAMETOOLONG;
-}
-
-/* The file the command named, opened O_PATH by us. */
-int ns_open_target(pid_t pid, int dirfd, const char *path, bool follow)
-{
-        struct open_how how = { .flags = O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
-                                .resolve = RESOLVE_NO_MAGICLINKS };
-        char proc[64];
-        int base, fd;
-
-        if (path[0] == '/') {
-                snprintf(proc, sizeof(proc), "/proc/%d/root", (int) pid);
-                base = open(proc, O_PATH | O_CLOEXEC);
-                how.resolve |= RESOLVE_IN_ROOT;
-                path++;
-        } else if (dirfd == AT_FDCWD) {
-                snprintf(proc, sizeof(proc), "/proc/%d/cwd", (int) pid);
-                base = open(proc, O_PATH | O_CLOEXEC);
-        } else
-                base = ns_fd_of(pid, dirfd);
-        if (base == -1)
-                return -errno; /* open(2) of /proc/PID/... */
-        if (base < 0)
-                return base;   /* ns_fd_of */
-        if (!*path)
-                return base;   /* AT_EMPTY_PATH, or "/" */
-        fd = (int) syscall(SYS_openat2, base, path, &how, sizeof(how));
-        fd = fd < 0 ? -errno : fd;
-        close(base);
-        return fd;
-}
 
 /* May the command change the metadata of what `fd` is open on? */
-static bool may_change(pid_t pid, int fd, const struct ns_unix_policy *pol)
+static bool may_change(pid_t pid, int fd, const struct fg_policy *pol)
 {
         char real[PATH_MAX];
 
-        if (!ns_same_ns(pid, "mnt"))
+        if (!stk_sc_same_ns(pid, "mnt"))
                 /* The wrapper's mounts decide (EROFS outside its writable
                  * roots).  Without a wrapper the command made that namespace
                  * itself (allow: [namespaces]): refused. */
                 return pol->wrapped;
-        if (ns_fd_path(fd, real, sizeof(real)) < 0)
+        if (stk_sc_fd_path(fd, real, sizeof(real)) < 0)
                 return false;
         if (real[0] != '/')
                 return true; /* a pipe, socket, memfd: not a file of the host's tree */
-        return ns_beneath_any(real, pol->write) && !ns_beneath_any(real, pol->read_only) &&
-               !ns_beneath_any(real, pol->hide);
+        return stk_sc_beneath_any(real, pol->write) && !stk_sc_beneath_any(real, pol->read_only) &&
+               !stk_sc_beneath_any(real, pol->hide);
 }
 
 enum attr_kind { A_CHMOD, A_CHOWN, A_UTIME, A_SETXATTR, A_REMOVEXATTR };
@@ -247,7 +194,7 @@ static int decode_xattr(const struct seccomp_notif *req, struct attr_call *c)
         c->by_fd = nr == __NR_fsetxattr || nr == __NR_fremovexattr;
         c->follow = nr != __NR_lsetxattr && nr != __NR_lremovexattr;
         c->path_addr = a[0];
-        r = ns_read_path(req->pid, a[1], c->name, sizeof(c->name));
+        r = stk_sc_read_path(req->pid, a[1], c->name, sizeof(c->name));
         if (r < 0)
                 return r == -ENAMETOOLONG ? -ERANGE : r;
         if (c->kind == A_REMOVEXATTR)
@@ -337,42 +284,9 @@ static int apply(const struct attr_call *c, int fd)
         return r < 0 ? -errno : 0;
 }
 
-/* The command holds no capability (the core or bwrap dropped them all, and
- * no_new_privs keeps it so), and runs as our uid: while the supervisor
- * acts for it, it holds none either, so the kernel grants the change
- * exactly as it would the command (root's CAP_FOWNER, CAP_CHOWN or
- * CAP_DAC_OVERRIDE would let it chmod another user's file in the
- * workspace, or chown and setuid a binary there).  Per thread (Linux
- * capabilities are): net_proxy's resolver keeps its own. */
-int ns_caps_off(struct ns_caps *saved)
-{
-        struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-        struct __user_cap_data_struct none[2];
 
-        saved->dropped = false;
-        if (syscall(SYS_capget, &h, saved->data) < 0)
-                return -errno;
-        if (!saved->data[0].effective && !saved->data[1].effective)
-                return 0;
-        memcpy(none, saved->data, sizeof(none));
-        none[0].effective = none[1].effective = 0;
-        if (syscall(SYS_capset, &h, none) < 0)
-                return -errno;
-        saved->dropped = true;
-        return 0;
-}
 
-void ns_caps_on(const struct ns_caps *saved)
-{
-        struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-        struct __user_cap_data_struct data[2];
-
-        memcpy(data, saved->data, sizeof(data));
-        if (saved->dropped)
-                (void) syscall(SYS_capset, &h, data); /* raising back what the permitted set holds cannot fail */
-}
-
-bool ns_attr_is_guarded(int nr)
+bool fg_attr_is_guarded(int nr)
 {
         return is_mode(nr) || is_utime(nr) || is_xattr(nr);
 }
@@ -380,7 +294,7 @@ bool ns_attr_is_guarded(int nr)
 /* Do the call for the command if it may; 0 or -errno for it.  `still_valid`
  * is asked after the file is open and before it is changed: the pid in the
  * notification may have been reused by then. */
-int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol)
+int fg_attr_call(int listener, const struct seccomp_notif *req, const struct fg_policy *pol)
 {
         struct attr_call c;
         char path[PATH_MAX];
@@ -391,12 +305,12 @@ int ns_attr_call(int listener, const struct seccomp_notif *req, const struct ns_
                 return r;
         }
         if (c.by_fd)
-                fd = ns_fd_of(req->pid, (int) req->data.args[0]);
+                fd = stk_sc_fd_of(req->pid, (int) req->data.args[0]);
         else {
-                r = ns_read_path(req->pid, c.path_addr, path, sizeof(path));
+                r = stk_sc_read_path(req->pid, c.path_addr, path, sizeof(path));
                 if (r >= 0 && !path[0] && !c.empty_ok)
                         r = -ENOENT; /* "" is no name, unless AT_EMPTY_PATH */
-                fd = r < 0 ? r : ns_open_target(req->pid, c.dirfd, path, c.follow);
+                fd = r < 0 ? r : stk_sc_open_target(req->pid, c.dirfd, path, c.follow);
         }
         if (fd < 0) {
                 free(c.value);

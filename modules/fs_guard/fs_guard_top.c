@@ -44,7 +44,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 
-#include "net_seccomp_internal.h"
+#include "fs_guard_internal.h"
 #include "common/stk_path.h"
 
 #ifndef RENAME_NOREPLACE
@@ -78,7 +78,7 @@ struct top_call {
         dev_t dev;
 };
 
-bool ns_top_is_guarded(int nr)
+bool fg_top_is_guarded(int nr)
 {
         switch (nr) {
 #ifdef __NR_open
@@ -108,11 +108,11 @@ static int decode_openat2(const struct seccomp_notif *req, struct top_call *c)
         struct iovec local = { &how, sizeof(how) }, remote = { (void *) (uintptr_t) req->data.args[2], sizeof(how) };
 
         if (req->data.args[3] != sizeof(how))
-                return NS_TOP_CONTINUE; /* EINVAL, or a larger struct of a newer kernel: its call */
+                return FG_CONTINUE; /* EINVAL, or a larger struct of a newer kernel: its call */
         if (process_vm_readv(req->pid, &local, 1, &remote, 1, 0) != (ssize_t) sizeof(how))
                 return -EFAULT;
         if (how.resolve || !(how.flags & WRITES) || how.flags > 0xffffffffULL || how.mode > 07777)
-                return NS_TOP_CONTINUE;
+                return FG_CONTINUE;
         c->flags = (int) how.flags;
         c->mode = (mode_t) how.mode;
         return 0;
@@ -140,7 +140,7 @@ static int decode(const struct seccomp_notif *req, struct top_call *c)
                  * file a symlink names, which only the name was checked for:
                  * both the kernel's, with Landlock. */
                 if (a[4])
-                        return NS_TOP_CONTINUE;
+                        return FG_CONTINUE;
                 c->op = T_LINK; at(&c->a, (int) a[0], a[1]); at(&c->b, (int) a[2], a[3]); break;
         case __NR_openat: c->op = T_OPEN; at(&c->a, (int) a[0], a[1]); c->flags = (int) a[2]; c->mode = (mode_t) a[3]; break;
         case __NR_openat2: c->op = T_OPEN; at(&c->a, (int) a[0], a[1]); return decode_openat2(req, c);
@@ -155,12 +155,12 @@ static int decode(const struct seccomp_notif *req, struct top_call *c)
         case __NR_renameat2:
                 c->op = T_RENAME; at(&c->a, (int) a[0], a[1]); at(&c->b, (int) a[2], a[3]); c->flags = (int) a[4]; break;
         default:
-                return NS_TOP_CONTINUE;
+                return FG_CONTINUE;
         }
         if (c->op == T_OPEN && !(c->flags & WRITES))
-                return NS_TOP_CONTINUE;
+                return FG_CONTINUE;
         if (c->op == T_MKNOD && !S_ISREG(c->mode) && !S_ISFIFO(c->mode) && !S_ISSOCK(c->mode) && (c->mode & S_IFMT))
-                return NS_TOP_CONTINUE; /* a device: the kernel refuses it without capabilities */
+                return FG_CONTINUE; /* a device: the kernel refuses it without capabilities */
         return 0;
 }
 
@@ -172,7 +172,7 @@ static int open_end(pid_t pid, struct end *e)
 {
         char dir[PATH_MAX], *slash;
 
-        if (ns_read_path(pid, e->addr, e->path, sizeof(e->path)) < 0)
+        if (stk_sc_read_path(pid, e->addr, e->path, sizeof(e->path)) < 0)
                 return 1; /* EFAULT, ENAMETOOLONG: the kernel says so */
         for (size_t len = strlen(e->path); len > 1 && e->path[len - 1] == '/'; len--) {
                 e->path[len - 1] = '\0';
@@ -188,10 +188,10 @@ static int open_end(pid_t pid, struct end *e)
                 strcpy(dir, "/");
         else
                 snprintf(dir, sizeof(dir), "%.*s", (int) (slash - e->path), e->path);
-        e->parent = ns_open_target(pid, e->dirfd, dir, true);
+        e->parent = stk_sc_open_target(pid, e->dirfd, dir, true);
         if (e->parent < 0)
                 return 1;
-        return ns_fd_path(e->parent, e->parent_path, sizeof(e->parent_path)) == 0 && e->parent_path[0] == '/' ? 0 : 1;
+        return stk_sc_fd_path(e->parent, e->parent_path, sizeof(e->parent_path)) == 0 && e->parent_path[0] == '/' ? 0 : 1;
 }
 
 static bool is_root_of(const char *dir, const char *const *write)
@@ -204,7 +204,7 @@ static bool is_root_of(const char *dir, const char *const *write)
 
 /* An island, hidden or protected path, or the parent of one (renaming .git
  * away would take its hooks along). */
-static bool protected(const char *p, const struct ns_unix_policy *pol)
+static bool protected(const char *p, const struct fg_policy *pol)
 {
         const char *const *lists[] = { pol->read_only, pol->hide };
 
@@ -217,14 +217,14 @@ static bool protected(const char *p, const struct ns_unix_policy *pol)
 
 /* The entry `dir/leaf` may be made, removed or renamed by the supervisor:
  * beneath a writable root (not one itself) and not protected(). */
-static bool may_touch(const struct end *e, const struct ns_unix_policy *pol)
+static bool may_touch(const struct end *e, const struct fg_policy *pol)
 {
         char full[PATH_MAX];
 
         if (snprintf(full, sizeof(full), "%s/%s", strcmp(e->parent_path, "/") ? e->parent_path : "", e->leaf) >=
             (int) sizeof(full))
                 return false;
-        return ns_beneath_any(full, pol->write) && !is_root_of(full, pol->write) && !protected(full, pol);
+        return stk_sc_beneath_any(full, pol->write) && !is_root_of(full, pol->write) && !protected(full, pol);
 }
 
 /* The command's umask applies, ours does not (perform() clears it).  Not
@@ -296,15 +296,15 @@ static int open_for_command(int dirfd, const char *path, int flags, mode_t mode)
  * is opened again by us with the command's flags; anything else is the
  * kernel's.  truncate(2) the same way, through an fd of ours. */
 static int open_existing(int listener, const struct seccomp_notif *req, const struct top_call *c, int target,
-                         const struct ns_unix_policy *pol, long *ret_val)
+                         const struct fg_policy *pol, long *ret_val)
 {
         char real[PATH_MAX], link[64];
         struct stat st;
         int fd, r;
 
-        if (fstat(target, &st) < 0 || !S_ISREG(st.st_mode) || ns_fd_path(target, real, sizeof(real)) < 0 || real[0] != '/' ||
-            !ns_beneath_any(real, pol->write))
-                return NS_TOP_CONTINUE;
+        if (fstat(target, &st) < 0 || !S_ISREG(st.st_mode) || stk_sc_fd_path(target, real, sizeof(real)) < 0 || real[0] != '/' ||
+            !stk_sc_beneath_any(real, pol->write))
+                return FG_CONTINUE;
         if (protected(real, pol))
                 return -EACCES;
         if (c->op == T_OPEN && (c->flags & O_CREAT) && (c->flags & O_EXCL))
@@ -326,14 +326,14 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
 
 /* A new file: made in the directory the command named, exclusively and
  * without following a symlink that may have appeared there meanwhile. */
-static int open_new(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol,
+static int open_new(int listener, const struct seccomp_notif *req, struct top_call *c, const struct fg_policy *pol,
                     long *ret_val)
 {
         mode_t mode, old;
         int fd;
 
-        if (open_end(req->pid, &c->a) != 0 || !ns_beneath_any(c->a.parent_path, pol->write))
-                return NS_TOP_CONTINUE;
+        if (open_end(req->pid, &c->a) != 0 || !stk_sc_beneath_any(c->a.parent_path, pol->write))
+                return FG_CONTINUE;
         if (c->a.slash)
                 return -EISDIR; /* "name/" with O_CREAT: the kernel's answer */
         if (!may_touch(&c->a, pol))
@@ -347,29 +347,29 @@ static int open_new(int listener, const struct seccomp_notif *req, struct top_ca
         return fd < 0 ? fd : hand_over(listener, req, fd, c->flags, ret_val);
 }
 
-static int open_decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol,
+static int open_decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct fg_policy *pol,
                        long *ret_val)
 {
         bool follow = c->op == T_TRUNCATE || !(c->flags & O_NOFOLLOW);
         int target, r;
 
-        if (ns_read_path(req->pid, c->a.addr, c->a.path, sizeof(c->a.path)) < 0 || !c->a.path[0])
-                return NS_TOP_CONTINUE; /* EFAULT; "" is ENOENT */
-        target = ns_open_target(req->pid, c->a.dirfd, c->a.path, follow);
+        if (stk_sc_read_path(req->pid, c->a.addr, c->a.path, sizeof(c->a.path)) < 0 || !c->a.path[0])
+                return FG_CONTINUE; /* EFAULT; "" is ENOENT */
+        target = stk_sc_open_target(req->pid, c->a.dirfd, c->a.path, follow);
         if (target >= 0) {
                 r = open_existing(listener, req, c, target, pol, ret_val);
                 close(target);
                 return r;
         }
         if (target != -ENOENT || c->op != T_OPEN || !(c->flags & O_CREAT))
-                return NS_TOP_CONTINUE;
+                return FG_CONTINUE;
         r = open_new(listener, req, c, pol, ret_val);
         /* EEXIST: made since we looked (by the command itself): once more,
          * as the existing file it now is. */
         if (r == -EEXIST && !(c->flags & O_EXCL)) {
-                target = ns_open_target(req->pid, c->a.dirfd, c->a.path, follow);
+                target = stk_sc_open_target(req->pid, c->a.dirfd, c->a.path, follow);
                 if (target < 0)
-                        return NS_TOP_CONTINUE;
+                        return FG_CONTINUE;
                 r = open_existing(listener, req, c, target, pol, ret_val);
                 close(target);
         }
@@ -391,7 +391,7 @@ static int make(const struct seccomp_notif *req, const struct top_call *c)
                 r = mknodat(c->a.parent, c->a.leaf, (c->mode & S_IFMT) | file_mode(req->pid, c->mode), c->dev);
                 break;
         case T_SYMLINK:
-                r = ns_read_path(req->pid, c->target, target, sizeof(target));
+                r = stk_sc_read_path(req->pid, c->target, target, sizeof(target));
                 if (r < 0)
                         return r;
                 r = symlinkat(target, c->a.parent, c->a.leaf);
@@ -415,7 +415,7 @@ static int make(const struct seccomp_notif *req, const struct top_call *c)
 
 /* Our umask off for the call: the modes are the command's, its umask
  * applied.  The supervisor's other thread (net_proxy's resolver) makes no
- * files.  (Our capabilities are off already: ns_unix_handle.) */
+ * files.  (Our capabilities are off already: fg_notify.) */
 static int perform(const struct seccomp_notif *req, const struct top_call *c)
 {
         mode_t old = umask(0);
@@ -439,7 +439,7 @@ static bool creates_existing(const struct top_call *c)
 
 /* Beneath a writable root, either end: ours to do, if both ends may be
  * touched; elsewhere the kernel's, with Landlock. */
-static int decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct ns_unix_policy *pol,
+static int decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct fg_policy *pol,
                   long *ret_val)
 {
         bool two = c->op == T_RENAME || c->op == T_LINK;
@@ -451,12 +451,12 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
         if (r == 0 && two)
                 r = open_end(req->pid, &c->b);
         if (r != 0)
-                return NS_TOP_CONTINUE;
+                return FG_CONTINUE;
         /* "name/" says a directory: only mkdir and rmdir take one here. */
         if ((c->a.slash || c->b.slash) && c->op != T_MKDIR && !(c->op == T_UNLINK && (c->flags & AT_REMOVEDIR)))
-                return NS_TOP_CONTINUE;
-        if (!ns_beneath_any(c->a.parent_path, pol->write) && !(two && ns_beneath_any(c->b.parent_path, pol->write)))
-                return NS_TOP_CONTINUE;
+                return FG_CONTINUE;
+        if (!stk_sc_beneath_any(c->a.parent_path, pol->write) && !(two && stk_sc_beneath_any(c->b.parent_path, pol->write)))
+                return FG_CONTINUE;
         if (creates_existing(c))
                 return -EEXIST;
         if (!may_touch(&c->a, pol) || (two && !may_touch(&c->b, pol)))
@@ -466,16 +466,16 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
         return perform(req, c);
 }
 
-int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol, long *ret_val)
+int fg_top_call(int listener, const struct seccomp_notif *req, const struct fg_policy *pol, long *ret_val)
 {
         struct top_call *c = calloc(1, sizeof(*c));
         int r;
 
         if (!c)
                 return -ENOMEM;
-        if (!ns_same_ns(req->pid, "mnt")) {
+        if (!stk_sc_same_ns(req->pid, "mnt")) {
                 free(c);
-                return NS_TOP_CONTINUE; /* its own mounts decide */
+                return FG_CONTINUE; /* its own mounts decide */
         }
         c->a.parent = c->b.parent = -1;
         r = decode(req, c);

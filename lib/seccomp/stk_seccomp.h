@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/seccomp (stk_seccomp.c): shared by the modules whose supervisor
+ * answers the command's system calls.  Linux only. */
+#pragma once
+
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <seccomp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "stockade/module.h"
+
+/* A filter compiled to BPF by libseccomp, ready for seccomp(2). */
+struct stk_sc_prog {
+        struct sock_filter *insns;
+        unsigned short len;
+        unsigned flags;  /* SECCOMP_FILTER_FLAG_* */
+};
+/* libseccomp 2.5 exports BPF only to an fd: a memfd, read back. */
+int stk_sc_export(scmp_filter_ctx f, struct stk_sc_prog *ret);
+/* stk_sc_export with `flags`; *ret untouched on failure. */
+int stk_sc_compile(scmp_filter_ctx f, unsigned flags, struct stk_sc_prog *ret);
+/* Load it (in the child: two syscalls, no allocation): 0, or the listener
+ * fd with SECCOMP_FILTER_FLAG_NEW_LISTENER; -errno. */
+int stk_sc_load(const struct stk_sc_prog *p);
+void stk_sc_prog_done(struct stk_sc_prog *p);
+
+/* Whether the process shares our namespace of kind `ns` ("mnt", "net"). */
+bool stk_sc_same_ns(pid_t pid, const char *ns);
+/* Whether path `p` is one of `roots` or beneath one. */
+bool stk_sc_beneath_any(const char *p, const char *const *roots);
+/* What our `fd` is open on, as /proc/self/fd/N says ("/a/b", "pipe:[..]");
+ * -1 when it cannot say. */
+int stk_sc_fd_path(int fd, char *buf, size_t size);
+/* The command's open file `fd` as a descriptor of ours; -ESRCH or -EBADF. */
+int stk_sc_fd_of(pid_t pid, int fd);
+/* The command's string at `addr`, copied once; -EFAULT, -ENAMETOOLONG. */
+int stk_sc_read_path(pid_t pid, uint64_t addr, char *buf, size_t size);
+/* `path` as the command would resolve it (its root, its cwd or dirfd),
+ * opened O_PATH by us; -errno. */
+int stk_sc_open_target(pid_t pid, int dirfd, const char *path, bool follow);
+
+/* Our effective capabilities off while we act for the command (which has
+ * none), and back on. */
+struct stk_sc_caps {
+        struct __user_cap_data_struct data[2];
+        bool dropped;
+};
+int stk_sc_caps_off(struct stk_sc_caps *saved);
+void stk_sc_caps_on(const struct stk_sc_caps *saved);
+
+/* The writable roots and the writable binds at their own path, NULL-ended
+ * (malloc()ed; the strings are the host's). */
+int stk_sc_writable(const struct stk_host *host, struct stk_ctx *ctx, const char ***ret);
+/* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on a listener (Linux 6.6; older: 0). */
+int stk_sc_sync_wake_up(int listener);

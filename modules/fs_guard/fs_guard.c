@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fs_guard: the file-system calls that Landlock cannot judge, answered by
+ * the supervisor on seccomp user notifications (stockade-fs_guard(8)):
+ *
+ *   guard_attr  chmod, chown, timestamps, user xattrs (fs_guard_attr.c):
+ *               Landlock has no right for metadata;
+ *   guard_top   without a namespace wrapper, entries and write-opens
+ *               beneath writable roots (fs_guard_top.c): Landlock cannot
+ *               grant the top level of a root beside a protected name.
+ *
+ * Its filter is compiled by prepare in the supervisor and handed to the
+ * core (ABI 1.5 host->seccomp_notify), which loads it with the other
+ * lines' as one filter with one listener: a process holds one at most,
+ * and net_seccomp's connect guard needs it too.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <linux/seccomp.h>
+
+#include "fs_guard_internal.h"
+
+static const struct stk_host *host;
+
+static const struct stk_arg_spec fg_args[] = {
+        { "guard_attr", STK_ARG_BOOL, 0,
+          "chmod, chown, timestamps and user xattrs made by the supervisor, only beneath writable roots and "
+          "outside islands (default true)" },
+        { "guard_top", STK_ARG_BOOL, 0,
+          "without a namespace wrapper, entries and write-opens beneath writable roots are made by the supervisor "
+          "(Landlock cannot grant a root's top level beside a protected name; default true)" },
+        { "log", STK_ARG_BOOL, 0, "have the kernel log every refused syscall (SECCOMP_FILTER_FLAG_LOG)" },
+        { NULL, 0, 0, NULL },
+};
+
+static void log_error(void *userdata, const char *fmt, ...)
+{
+        char buf[512];
+        va_list ap;
+
+        va_start(ap, fmt);
+        (void) vsnprintf(buf, sizeof(buf), fmt, ap); /* truncation only shortens a message */
+        va_end(ap);
+        host->log(userdata, STK_LOG_ERROR, "%s", buf);
+}
+
+/* The one listener of a run is the core's (ABI 1.5): without it there is
+ * no way to share it with net_seccomp, and no guard. */
+static bool host_shares_listener(void)
+{
+        return STK_HAS(host, stk_host, seccomp_notify) && host->seccomp_notify &&
+               STK_HAS(host, stk_host, covered) && host->covered;
+}
+
+/* A wrapper before us gave the command its namespaces (fs_bwrap's IPC
+ * namespace tells it took effect): its mounts give the top level of a
+ * writable root its rights. */
+static bool wrapped(struct stk_ctx *ctx)
+{
+        return (host->covered(ctx) & STK_COVER_IPC) != 0;
+}
+
+static void get_opts(struct stk_ctx *ctx, struct fg_opts *ret)
+{
+        *ret = (struct fg_opts) { .log = host->arg_bool(ctx, "log", 0),
+                                  .guard_attr = host->arg_bool(ctx, "guard_attr", 1),
+                                  .guard_top = host->arg_bool(ctx, "guard_top", 1) && !wrapped(ctx) };
+}
+
+struct fg_data {
+        const char **write; /* supervisor: writable roots and writable binds, NULL-ended */
+        bool wrapped;       /* supervisor: a namespace wrapper took effect */
+        bool ready;
+};
+
+static int fg_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
+{
+        struct fg_data *d;
+
+        host = h;
+        d = calloc(1, sizeof(*d));
+        if (!d)
+                return -ENOMEM;
+        *ret_data = d;
+        return 0;
+}
+
+static void fg_fini(void *data)
+{
+        struct fg_data *d = data;
+
+        if (d)
+                free(d->write);
+        free(d);
+}
+
+static int fg_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
+{
+        struct fg_opts o;
+
+        if (!host_shares_listener()) {
+                host->log(ctx, STK_LOG_ERROR, "needs a core of ABI 1.5 (one seccomp listener for every line); "
+                          "this one is %u.%u", (unsigned) STK_ABI_MAJOR, (unsigned) host->abi_minor);
+                return -EOPNOTSUPP;
+        }
+        if (prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) < 0) {
+                int r = -errno;
+                host->log(ctx, STK_LOG_ERROR, "seccomp unavailable: prctl(PR_GET_SECCOMP): %s", strerror(-r));
+                return r == -EINVAL ? -EOPNOTSUPP : r;
+        }
+        get_opts(ctx, &o);
+        /* guard_attr is what keeps metadata beneath the writable roots
+         * where the file system layer cannot (Landlock); guard_top only
+         * lets the command do more, and claims nothing. */
+        *ret_covers = o.guard_attr ? STK_COVER_METADATA : 0;
+        return 0;
+}
+
+/* ---- compiled beside the child (ABI 1.4 prepare), as net_seccomp's ---- */
+struct fg_handoff {
+        struct fg_opts opts;
+        uint32_t flags;
+        uint32_t len;           /* instructions that follow */
+        struct sock_filter insns[];
+};
+
+static bool host_has_handoff(void)
+{
+        return STK_HAS(host, stk_host, handoff_take) && host->handoff && host->handoff_take;
+}
+
+static bool same_opts(const struct fg_opts *a, const struct fg_opts *b)
+{
+        return a->log == b->log && a->guard_attr == b->guard_attr && a->guard_top == b->guard_top;
+}
+
+static int fg_prepare(struct stk_ctx *ctx)
+{
+        struct stk_sc_prog prog = { 0 };
+        struct fg_handoff *h;
+        struct fg_opts o;
+        size_t size;
+        int r;
+
+        if (!host_has_handoff() || !host_shares_listener())
+                return 0;
+        get_opts(ctx, &o);
+        r = fg_compile(&o, &prog, log_error, ctx);
+        if (r == -ENOENT)
+                return 0; /* neither guard: no filter */
+        if (r < 0)
+                return r;
+        size = sizeof(*h) + (size_t) prog.len * sizeof(struct sock_filter);
+        h = calloc(1, size);
+        if (!h) {
+                stk_sc_prog_done(&prog);
+                return -ENOMEM;
+        }
+        *h = (struct fg_handoff) { .opts = o, .flags = prog.flags, .len = prog.len };
+        memcpy(h->insns, prog.insns, (size_t) prog.len * sizeof(struct sock_filter));
+        stk_sc_prog_done(&prog);
+        r = host->handoff(ctx, h, size);
+        free(h);
+        return r;
+}
+
+/* 1 and *ret filled: prepare's program, for these very options; 0: none
+ * usable (compile here); -errno: prepare failed, so must we. */
+static int take_prepared(struct stk_ctx *ctx, const struct fg_opts *o, struct stk_sc_prog *ret)
+{
+        const struct fg_handoff *h;
+        const void *data = NULL;
+        size_t len = 0;
+        int r;
+
+        if (!host_has_handoff())
+                return 0;
+        r = host->handoff_take(ctx, &data, &len);
+        if (r < 0 || !data)
+                return r;
+        h = data;
+        if (len < sizeof(*h) || h->len == 0 || h->len > BPF_MAXINSNS ||
+            len != sizeof(*h) + (size_t) h->len * sizeof(struct sock_filter))
+                return -EBADMSG;
+        if (!same_opts(&h->opts, o))
+                return 0;
+        ret->insns = malloc((size_t) h->len * sizeof(struct sock_filter));
+        if (!ret->insns)
+                return -ENOMEM;
+        memcpy(ret->insns, h->insns, (size_t) h->len * sizeof(struct sock_filter));
+        ret->len = (unsigned short) h->len;
+        ret->flags = h->flags;
+        return 1;
+}
+
+static int fg_in_sandbox(struct stk_ctx *ctx)
+{
+        struct stk_sc_prog prog = { 0 };
+        struct fg_opts o;
+        int r;
+
+        if (!host || !host_shares_listener())
+                return -EOPNOTSUPP;
+        get_opts(ctx, &o);
+        r = take_prepared(ctx, &o, &prog);
+        if (r == 0)
+                r = fg_compile(&o, &prog, log_error, ctx);
+        if (r == -ENOENT)
+                return 0; /* neither guard: nothing to load */
+        if (r < 0)
+                return r;
+        r = host->seccomp_notify(ctx, prog.insns, prog.len, prog.flags & ~SECCOMP_FILTER_FLAG_NEW_LISTENER);
+        if (r < 0)
+                host->log(ctx, STK_LOG_ERROR, "handing the filter to the core: %s", strerror(-r));
+        stk_sc_prog_done(&prog);
+        return r < 0 ? r : 0;
+}
+
+/* Before the first call is answered: every line has run by now. */
+static int setup(struct stk_ctx *ctx, struct fg_data *d)
+{
+        int r = stk_sc_writable(host, ctx, &d->write);
+
+        if (r < 0)
+                return r;
+        d->wrapped = wrapped(ctx);
+        d->ready = true;
+        return 0;
+}
+
+/* A call from the core's listener: ours if guard_attr or guard_top sent it. */
+static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *resp_)
+{
+        const struct seccomp_notif *req = req_;
+        struct seccomp_notif_resp *resp = resp_;
+        const struct stk_settings *s = host->settings(ctx);
+        struct fg_data *d = host->data(ctx);
+        struct stk_sc_caps caps = { .dropped = false };
+        struct fg_policy pol;
+        struct fg_opts o;
+        long val = 0;
+        int r;
+
+        get_opts(ctx, &o);
+        if (!(o.guard_attr && fg_attr_is_guarded(req->data.nr)) && !(o.guard_top && fg_top_is_guarded(req->data.nr)))
+                return 1;
+        if (!d)
+                return -EINVAL;
+        r = d->ready ? 0 : setup(ctx, d);
+        if (r < 0)
+                return r;
+        pol = (struct fg_policy) { .write = d->write, .read_only = s->read_only, .hide = s->hide, .wrapped = d->wrapped };
+        /* Everything we do for the command, the path lookups too, without
+         * our capabilities: it has none. */
+        r = stk_sc_caps_off(&caps);
+        if (r >= 0 && o.guard_attr && fg_attr_is_guarded(req->data.nr))
+                r = fg_attr_call(listener, req, &pol);
+        else if (r >= 0)
+                r = fg_top_call(listener, req, &pol, &val);
+        stk_sc_caps_on(&caps);
+        resp->id = req->id;
+        resp->val = r < 0 ? 0 : val;
+        resp->error = r < 0 ? r : 0;
+        resp->flags = 0;
+        if (r == FG_CONTINUE) { /* the kernel decides, with Landlock */
+                resp->val = 0;
+                resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+        }
+        return 0;
+}
+
+/* `stockade explain --details`. */
+static int fg_explain(struct stk_ctx *ctx, char **ret_text)
+{
+        struct stk_sc_prog p = { 0 };
+        struct fg_opts o;
+        char *text = NULL;
+        int r, n;
+
+        get_opts(ctx, &o);
+        r = fg_compile(&o, &p, log_error, ctx);
+        if (r == -ENOENT) {
+                *ret_text = strdup("no guard: guard_attr and guard_top are off\n");
+                return *ret_text ? 0 : -ENOMEM;
+        }
+        if (r < 0)
+                return r;
+        n = asprintf(&text, "seccomp filter, %u BPF instructions, its calls answered by the supervisor; other ABIs "
+                     "(i386, x32): EPERM\n%s%s", (unsigned) p.len,
+                     o.guard_attr ? "  guard_attr: chmod, chown, timestamps, user xattrs made by the supervisor "
+                                    "beneath writable roots only; chattr ioctls refused\n" : "",
+                     o.guard_top ? "  guard_top, when no namespace wrapper takes effect: entries and write-opens "
+                                   "beneath writable roots made by the supervisor (Landlock cannot grant a root's "
+                                   "top level beside .git)\n" : "");
+        stk_sc_prog_done(&p);
+        if (n < 0)
+                return -ENOMEM;
+        *ret_text = text;
+        return 0;
+}
+
+const struct stk_module stockade_module = {
+        STK_MODULE_HEADER("fs_guard"),
+        .summary = "seccomp user notification: chmod/chown/xattrs and a writable root's top level, checked and "
+                   "made by the supervisor (beside Landlock)",
+        .args = fg_args,
+        .covers = STK_COVER_METADATA,
+        .init = fg_init,
+        .fini = fg_fini,
+        .probe = fg_probe,
+        .in_sandbox = fg_in_sandbox,
+        .explain = fg_explain,
+        .prepare = fg_prepare,
+        .notify = fg_notify,
+};
