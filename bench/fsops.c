@@ -4,7 +4,7 @@
  * then mkdir/rmdir N directories.  Prints "us_per_file=X us_per_dir=Y" (the
  * wall time of each loop over N).  bench/fsops runs it with and without a
  * sandbox in the same script: the difference is what a sandbox adds to
- * each of these calls (under the Landlock stack, net_seccomp's guard_top
+ * each of these calls (under the Landlock stack, fs_guard's guard_top
  * sends every one of them to the supervisor). */
 #include <fcntl.h>
 #include <stdio.h>

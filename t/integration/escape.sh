@@ -3,7 +3,7 @@
 # must escape (or be N/A here, with a reason), which shows that it detects
 # an escape; under the default profile every probe that escaped in the
 # control must be contained, and so under the "landlock" profile (no
-# namespaces: Landlock, and net_seccomp's connect and chmod/chown checks).
+# namespaces: Landlock, net_seccomp's connect check and fs_guard's chmod/chown checks).
 . "$(dirname "$0")/../lib.sh"
 linux_only
 

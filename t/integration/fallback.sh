@@ -21,7 +21,7 @@ sbx() { (cd "$T_WS" && blocked "$STK" run --audit "$T_TMP/audit.jsonl" "$@"); }
 
 check_output "explain: fs_bwrap cannot run here, and says why" 'NOT usable here.*why not: ' \
         sh -c "cd '$T_WS' && unshare -U -r sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec \"\$0\" explain' '$STK'"
-# Top level too (net_seccomp's guard_top makes those entries), below it too.
+# Top level too (fs_guard's guard_top makes those entries), below it too.
 mkdir -p "$T_WS/src"
 check "write in the workspace" sbx -- sh -c 'echo new > src/created.txt && echo more >> file.txt && echo top > top.txt'
 check "the write is on the host" grep -qx new "$T_WS/src/created.txt"

@@ -71,7 +71,7 @@ DENIED='Permission denied'
 check "write in a workspace subdirectory" sbx sh -c 'echo new > src/created.txt && mkdir -p src/a/b && echo x > src/a/b/c'
 check "append to a top-level file" sbx sh -c 'echo more >> file.txt && grep -q more file.txt'
 # The top level of a root that holds protected names: Landlock cannot grant
-# it (the rights would reach .git), net_seccomp's guard_top makes its
+# it (the rights would reach .git), fs_guard's guard_top makes its
 # entries in the supervisor.
 check "a new top-level file, directory and symlink" sbx sh -c 'touch newtop && mkdir topdir && ln -s file.txt toplink && echo x > topdir/f'
 check "rename at the top level, into and out of a subdirectory" \
@@ -282,19 +282,19 @@ settings:
   git: whole
   protect_defaults: true
   network: { mode: off }
-  best_effort: [net_other, net_unix, ipc]
+  best_effort: [net_other, net_unix, ipc, metadata]
 stack:
   - { phase: in-sandbox, control: required, module: fs_landlock }
 EOF
 # Without seccomp nothing refuses System V IPC of the host: a run must say so.
-sed 's/best_effort: \[net_other, net_unix, ipc\]/best_effort: [net_other, net_unix]/' "$T_TMP/ll-alone.yaml" > "$T_TMP/ll-alone-ipc.yaml"
+sed "s/best_effort: \[net_other, net_unix, ipc, metadata\]/best_effort: [net_other, net_unix, metadata]/" "$T_TMP/ll-alone.yaml" > "$T_TMP/ll-alone-ipc.yaml"
 check_output "Landlock alone: refused unless ipc is best_effort" 'no module in the stack enforced: ipc' \
         sbx_policy "$T_TMP/ll-alone-ipc.yaml" true
 check_status "Landlock alone: io_uring openat outside fails" 1 sbx_policy "$T_TMP/ll-alone.yaml" "$H" uring-openat "$OUT/uring"
 check "Landlock alone: io_uring openat inside works" sbx_policy "$T_TMP/ll-alone.yaml" "$H" uring-openat "$T_WS/src/uring"
 check_status "Landlock alone: ptrace of a host process fails" 1 sbx_policy "$T_TMP/ll-alone.yaml" "$H" ptrace "$SPID"
 
-# chmod/chown: Landlock has no right for metadata; net_seccomp's guard_attr.
+# chmod/chown: Landlock has no right for metadata; fs_guard's guard_attr.
 echo data > "$OUT/meta" && chmod 644 "$OUT/meta"
 check_status "chmod of an outside file fails" 1 sbx chmod 666 "$OUT/meta"
 check_output "... and the file keeps its mode" '^644$' stat -c %a "$OUT/meta"
