@@ -50,7 +50,7 @@ extern "C" {
 
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
-#define STK_ABI_MINOR 4
+#define STK_ABI_MINOR 5
 
 enum stk_phase {
         STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
@@ -73,6 +73,13 @@ enum stk_log_level {
         STK_LOG_WARNING,
         STK_LOG_INFO,
         STK_LOG_DEBUG,
+};
+
+/* ABI 1.5: the status of one `stockade doctor` check. */
+enum stk_doctor_status {
+        STK_DOCTOR_OK = 0,
+        STK_DOCTOR_WARN,  /* works, with a caveat the user should know */
+        STK_DOCTOR_FAIL,  /* the module cannot do its job here */
 };
 
 enum stk_network {
@@ -293,6 +300,24 @@ struct stk_host {
          * -errno: prepare failed with it, and the in-sandbox hook must fail
          * too.  *ret_data stays valid until exec. */
         int (*handoff_take)(struct stk_ctx *ctx, const void **ret_data, size_t *ret_len);
+
+        /* ABI 1.5.  Doctor hook only: begin one check of `stockade doctor`
+         * for this module: a short name ("bwrap"), its status, and a
+         * one-line summary.  -EPERM outside the doctor hook. */
+        int (*doctor_check)(struct stk_ctx *ctx, enum stk_doctor_status status, const char *name,
+                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+        /* ABI 1.5.  Doctor hook only: a field of the check begun last:
+         * "cause", "fix" or "note" (printed under it), or a value of the
+         * module's own (in --json only).  -EINVAL before any check. */
+        int (*doctor_detail)(struct stk_ctx *ctx, const char *key, const char *fmt, ...)
+                __attribute__((format(printf, 3, 4)));
+
+        /* ABI 1.5.  The run's protected paths: every read-only island (the
+         * policy's, the built-in protected names in each writable root, the
+         * git surfaces, stockade's own files) and every hidden path,
+         * absolute and canonical, NULL-terminated; never NULL.  What a
+         * permission module checks a command's write targets against. */
+        const char *const *(*protected_paths)(struct stk_ctx *ctx);
 };
 
 #define STK_HANDOFF_MAX (64 * 1024)
@@ -343,6 +368,15 @@ struct stk_module {
          * command never runs.  Not called for runs that stop before the
          * child (explain, check, a denied command). */
         int (*prepare)(struct stk_ctx *ctx);
+
+        /* ABI 1.5.  `stockade doctor`: what this module finds on this
+         * machine (its binary and version, the kernel features it needs),
+         * reported with host->doctor_check and host->doctor_detail.  Called
+         * on the context of the module's line in a profile, with that
+         * line's arguments and settings, WITHOUT init: host->data is NULL,
+         * so the hook keeps `host` itself.  It changes nothing; a failure
+         * to report (-errno) is a failed check of the core's own. */
+        int (*doctor)(struct stk_ctx *ctx, const struct stk_host *host);
 };
 
 #define STK_MODULE_HEADER(n)                      \

@@ -590,4 +590,5 @@ const struct stk_module stockade_module = {
         .pre_exec = ll_pre_exec,
         .in_sandbox = ll_in_sandbox,
         .explain = ll_explain,
+        .doctor = ll_doctor,
 };

@@ -461,4 +461,5 @@ const struct stk_module stockade_module = {
         .explain = ns_explain,
         .supervise_fd = ns_supervise_fd,
         .prepare = ns_prepare,
+        .doctor = ns_doctor,
 };

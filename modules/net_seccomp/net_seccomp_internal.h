@@ -153,3 +153,6 @@ bool ns_top_is_guarded(int nr);
  * should decide. */
 #define NS_TOP_CONTINUE 1
 int ns_top_call(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol, long *ret_val);
+
+/* `stockade doctor` (net_seccomp_doctor.c, ABI 1.5). */
+int ns_doctor(struct stk_ctx *ctx, const struct stk_host *host);
