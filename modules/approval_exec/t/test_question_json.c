@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The approval protocol (modules/common/stk_question_json.c): questions
+ * The approval protocol (lib/approvals/stk_question_json.c): questions
  * encode to the documented keys and parse back with a strict reader;
  * well-formed verdicts parse; every malformed reply is refused with a
  * reason; excerpts are printable and bounded; the man pages of both
