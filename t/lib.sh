@@ -160,7 +160,7 @@ STK_EXIT_SETUP=242
 STK_EXIT_INTEGRITY=243
 STK_EXIT_USAGE=244
 
-# The OS seam this stockade was built with (core/os.h): linux, or posix
+# The OS seam this stockade was built with (core/os/os.h): linux, or posix
 # (macOS, and `make PORTABLE=1` on Linux).
 t_backend() { "$STK" --version 2>/dev/null | sed -n 's/.*, \([a-z]*\) build)$/\1/p'; }
 

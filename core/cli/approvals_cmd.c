@@ -2,7 +2,7 @@
 /*
  * `stockade approvals list|revoke|clear`: the answers approval_tty remembers
  * ("always", "never").  The file format, its trust rules, the lock and the
- * atomic replace are the module's own code (modules/common/stk_approvals*.c,
+ * atomic replace are the module's own code (lib/approvals/stk_approvals*.c,
  * linked into the core too), so both sides read and write one format.
  */
 #include <getopt.h>

@@ -21,23 +21,17 @@
 #include "doctor_internal.h"
 #include "util/util.h"
 
-static const char *const status_names[] = {
-        [DOCTOR_OK] = "ok",
-        [DOCTOR_WARN] = "warn",
-        [DOCTOR_FAIL] = "fail",
-};
-
 const char *doctor_status_name(enum doctor_status s)
 {
-        return s <= DOCTOR_FAIL ? status_names[s] : "fail";
+        return core_doctor_status_name((enum stk_doctor_status) s);
 }
 
 enum doctor_status doctor_status_of(struct json_object *check)
 {
         const char *s = json_object_get_string(json_object_object_get(check, "status"));
 
-        for (size_t i = 0; s && i < ELEMENTSOF(status_names); i++)
-                if (streq(s, status_names[i]))
+        for (int i = DOCTOR_OK; s && i <= DOCTOR_FAIL; i++)
+                if (streq(s, doctor_status_name((enum doctor_status) i)))
                         return (enum doctor_status) i;
         return DOCTOR_FAIL;
 }
@@ -188,14 +182,15 @@ static enum doctor_status tally(struct json_object *a, unsigned counts[3])
         return worst;
 }
 
-static struct json_object *build_report(void)
+static struct json_object *build_report(const char *policy_file)
 {
         struct json_object *report = json_object_new_object(), *checks = json_object_new_array(), *profiles;
         unsigned counts[3] = { 0 };
         struct json_object *n = json_object_new_object();
 
         doctor_check_system(checks);
-        profiles = doctor_profiles(checks);
+        doctor_modules(checks, policy_file);
+        profiles = doctor_profiles(checks, policy_file);
 
         enum doctor_status a = tally(checks, counts), b = tally(profiles, counts);
         json_object_object_add(report, "version", json_object_new_string(STK_VERSION));
@@ -210,9 +205,10 @@ static struct json_object *build_report(void)
 
 static int usage(FILE *f, int status)
 {
-        fprintf(f, "usage: stockade doctor [--json] [-v]\n"
-                   "Reports what this machine offers a sandbox and whether each shipped profile can run here;\n"
-                   "for each problem, its cause and the narrowest fix.  Exit status 0 when nothing failed.\n");
+        fprintf(f, "usage: stockade doctor [--json] [--policy FILE] [-v]\n"
+                   "Reports what this machine offers a sandbox, what each module finds here, and whether each\n"
+                   "shipped profile (and the policy FILE) can run here; for each problem, its cause and the\n"
+                   "narrowest fix.  Exit status 0 when nothing failed.\n");
         return status;
 }
 
@@ -220,17 +216,21 @@ int doctor_main(int argc, char **argv)
 {
         static const struct option options[] = {
                 { "json", no_argument, NULL, 'j' },
+                { "policy", required_argument, NULL, 'P' },
                 { "verbose", no_argument, NULL, 'v' },
                 { "help", no_argument, NULL, 'h' },
                 { 0 },
         };
+        const char *policy_file = NULL;
         bool json = false;
         int c;
 
         optind = 1;
-        while ((c = getopt_long(argc, argv, "jvh", options, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, "jP:vh", options, NULL)) != -1) {
                 if (c == 'j')
                         json = true;
+                else if (c == 'P')
+                        policy_file = optarg;
                 else if (c == 'v')
                         core_log_level = core_log_level < STK_LOG_DEBUG ? core_log_level + 1 : STK_LOG_DEBUG;
                 else
@@ -240,7 +240,7 @@ int doctor_main(int argc, char **argv)
                 fprintf(stderr, "stockade doctor: unexpected argument \"%s\"\n", argv[optind]);
                 return usage(stderr, STK_EXIT_USAGE);
         }
-        struct json_object *report = build_report();
+        struct json_object *report = build_report(policy_file);
         /* paths stay readable: "/usr/bin/bwrap", not "\/usr\/bin\/bwrap" (both are valid JSON) */
         int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE;
         if (json)

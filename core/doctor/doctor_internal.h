@@ -7,12 +7,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "stockade/module.h"
+
 struct json_object;
 
+/* The SDK's enum stk_doctor_status, under the core's own names. */
 enum doctor_status {
-        DOCTOR_OK = 0,
-        DOCTOR_WARN,
-        DOCTOR_FAIL,
+        DOCTOR_OK = STK_DOCTOR_OK,
+        DOCTOR_WARN = STK_DOCTOR_WARN,
+        DOCTOR_FAIL = STK_DOCTOR_FAIL,
 };
 
 const char *doctor_status_name(enum doctor_status s);
@@ -39,21 +42,24 @@ int doctor_fork_call(doctor_child_fn fn, void *arg, int timeout_ms, void *buf, s
 int doctor_exec_capture(const char *const *argv, int timeout_ms, char *out, size_t size, int *ret_status);
 
 /* Machine checks, each appends one or more objects to `checks`. */
-/* What this system offers a sandbox, each its own check: the Linux kernel
- * features and bwrap (doctor_kernel.c), or Seatbelt (doctor_posix.c). */
+/* What this system offers a sandbox that belongs to no module, each its
+ * own check: the kernel, root, containers, user namespaces and what blocks
+ * them (doctor_kernel.c, doctor_ns.c; doctor_posix.c elsewhere).  What a
+ * module needs (bwrap, Landlock, seccomp, sandbox-exec), its doctor hook
+ * says (doctor_modules.c). */
 void doctor_check_system(struct json_object *checks);
 void doctor_check_kernel(struct json_object *checks);
 void doctor_check_root(struct json_object *checks);
 bool doctor_in_container(const char **ret_why);
 void doctor_check_container(struct json_object *checks);
-void doctor_check_landlock(struct json_object *checks);
-void doctor_check_seccomp(struct json_object *checks);
 void doctor_check_userns(struct json_object *checks);
 void doctor_check_proc(struct json_object *checks);
-void doctor_check_bwrap(struct json_object *checks);
 
-/* The shipped profiles (doctor_profile.c). */
-struct json_object *doctor_profiles(struct json_object *checks);
+/* The shipped profiles, and --policy FILE (doctor_profile.c). */
+struct json_object *doctor_profiles(struct json_object *checks, const char *policy_file);
+char **doctor_profile_names(void);
+/* What each of their modules finds here, by its doctor hook (doctor_modules.c). */
+void doctor_modules(struct json_object *checks, const char *policy_file);
 
 #define DOCTOR_BWRAP "/usr/bin/bwrap"
 #define DOCTOR_TIMEOUT_MS 5000

@@ -41,29 +41,8 @@ static void check_root(struct json_object *checks)
         doctor_set(o, "fix", "run stockade as the user the agent works as");
 }
 
-static void check_sandbox_exec(struct json_object *checks)
-{
-        static const char path[] = "/usr/bin/sandbox-exec";
-        struct json_object *o;
-        struct stat st;
-
-        if (stat(path, &st) < 0) {
-                o = doctor_add(checks, "seatbelt", DOCTOR_FAIL, "%s: %s", path, strerror(errno));
-                doctor_set(o, "fix", "fs_seatbelt needs macOS's sandbox-exec; on other systems use the Linux modules");
-                return;
-        }
-        if (!S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR) || st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-                o = doctor_add(checks, "seatbelt", DOCTOR_FAIL, "%s is not a root-owned executable only root can change",
-                               path);
-                doctor_set(o, "fix", "reinstall the system's sandbox-exec; fs_seatbelt refuses this one");
-                return;
-        }
-        doctor_add(checks, "seatbelt", DOCTOR_OK, "%s present (fs_seatbelt)", path);
-}
-
 void doctor_check_system(struct json_object *checks)
 {
         check_system(checks);
         check_root(checks);
-        check_sandbox_exec(checks);
 }

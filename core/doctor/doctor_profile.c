@@ -226,11 +226,10 @@ static const char *summary_of(const struct core_run *run, bool loaded, enum doct
         return buf;
 }
 
-static struct json_object *profile_report(const char *name, struct json_object *checks)
+static struct json_object *profile_report(const struct core_open_opts *opts, const char *name, struct json_object *checks)
 {
         struct json_object *o = json_object_new_object(), *problems = json_object_new_array();
         struct json_object *warnings = json_object_new_array();
-        struct core_open_opts opts = { .profile = name };
         struct core_policy *p = NULL;
         struct core_run *run = NULL;
         struct capture cap;
@@ -238,7 +237,7 @@ static struct json_object *profile_report(const char *name, struct json_object *
         char buf[512];
 
         capture_begin(&cap);
-        r = core_load_policy(&opts, &p);
+        r = core_load_policy(opts, &p);
         if (r >= 0) {
                 /* doctor runs nothing: no audit file is created or appended to */
                 free(p->audit);
@@ -246,7 +245,8 @@ static struct json_object *profile_report(const char *name, struct json_object *
                 st = core_open_run(p, &run);
         }
         json_object_object_add(o, "name", json_object_new_string(name));
-        snprintf(buf, sizeof(buf), "run `stockade check --profile %s` and fix the file it names", name);
+        snprintf(buf, sizeof(buf), "run `stockade check %s%s` and fix the file it names", opts->policy_file ? "" : "--profile ",
+                 name);
         if (r < 0)
                 add_problem(problems, buf,
                             "the policy does not load: %s", strerror(-r));
@@ -268,21 +268,32 @@ static struct json_object *profile_report(const char *name, struct json_object *
         return o;
 }
 
-struct json_object *doctor_profiles(struct json_object *checks)
+char **doctor_profile_names(void)
 {
-        struct json_object *a = json_object_new_array();
+        char **v = calloc(1, sizeof(char *));
 
-        for (size_t i = 0; core_embedded_profiles[i].name; i++) {
-                char name[128];
+        for (size_t i = 0; v && core_embedded_profiles[i].name; i++) {
                 const char *file = core_embedded_profiles[i].name;
                 size_t n = strlen(file);
                 if (n > 5 && streq(file + n - 5, ".yaml"))
                         n -= 5;
-                if (n >= sizeof(name))
+                if (n >= 128)
                         continue; /* not a profile name the CLI would accept either */
-                memcpy(name, file, n);
-                name[n] = '\0';
-                json_object_array_add(a, profile_report(name, checks));
+                if (strv_push_take(&v, strndup(file, n)) < 0)
+                        v = strv_free(v);
         }
+        return v;
+}
+
+struct json_object *doctor_profiles(struct json_object *checks, const char *policy_file)
+{
+        struct json_object *a = json_object_new_array();
+        _cleanup_strv_ char **names = doctor_profile_names();
+
+        for (size_t i = 0; names && names[i]; i++)
+                json_object_array_add(a, profile_report(&(struct core_open_opts) { .profile = names[i] }, names[i], checks));
+        if (policy_file)
+                json_object_array_add(a, profile_report(&(struct core_open_opts) { .policy_file = policy_file }, policy_file,
+                                                        checks));
         return a;
 }

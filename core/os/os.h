@@ -32,7 +32,7 @@
  * (`stockade --version -v`, doctor, and the tests). */
 extern const char os_backend[];
 
-/* ---- the child, between fork and exec (core/child.c) -------------------- */
+/* ---- the child, between fork and exec (core/run/child.c) -------------------- */
 
 /* After setsid(): whatever keeps the command from reaching back out of the
  * session it was given.  Linux: a fresh session keyring, SIGKILL when the
@@ -59,14 +59,14 @@ int os_execvpe(const char *file, char *const argv[], char *const envp[]);
 /* Close every fd >= from but the sorted keep[] (n of them). */
 int os_close_fds_except(int from, const int *sorted_keep, size_t n);
 
-/* ---- the supervisor (core/supervisor.c) --------------------------------- */
+/* ---- the supervisor (core/run/supervisor.c) --------------------------------- */
 
 /* Make orphans of the command our children, and our memory and environment
  * unreadable to the command (it runs as our user).  Linux:
  * PR_SET_CHILD_SUBREAPER and PR_SET_DUMPABLE 0.  Portable: neither exists;
  * what the command leaves behind is found by its process group instead
  * (os_list_children), and a process that left the group (setsid) escapes
- * that sweep: DESIGN.md and stockade(1) say so. */
+ * that sweep: stockade(1) PLATFORMS says so. */
 int os_supervisor_setup(void);
 
 /* Who is left to kill when the command has ended: up to max pids.  Linux:

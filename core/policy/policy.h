@@ -77,7 +77,7 @@ struct core_policy {
         int private_tmp;            struct core_origin private_tmp_origin;
         enum core_git_protect git;  struct core_origin git_origin;
         struct core_list protect;   /* extra protected names, relative to each writable root */
-        int protect_defaults;       struct core_origin protect_defaults_origin; /* the built-in list (core/protect.c) */
+        int protect_defaults;       struct core_origin protect_defaults_origin; /* the built-in list (core/policy/protect.c) */
         enum stk_network network;   struct core_origin network_origin;
         int proxy_port;             struct core_origin proxy_port_origin; /* 0: net_proxy publishes one */
         struct core_list net_allow;

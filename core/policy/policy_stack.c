@@ -14,7 +14,7 @@
 enum { LINE_PHASE, LINE_CONTROL, LINE_MODULE, LINE_ARGS, LINE_MAX };
 
 /* Module names become file names under the module directories, so nothing
- * but a bare identifier may get near a path (DESIGN.md "Module ABI"). */
+ * but a bare identifier may get near a path (docs/ARCHITECTURE.md, The run path; stockade-module(3) LOADING). */
 static bool module_name_ok(const char *s)
 {
         size_t n = strlen(s);

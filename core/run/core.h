@@ -116,10 +116,17 @@ struct core_run {
         size_t n_notify_progs;
         bool trust_build_tree;
         bool quiet;
+        /* ABI 1.5.  While a doctor hook runs: the report's checks array and
+         * the check it began last (doctor_check, doctor_detail). */
+        struct json_object *doctor_checks, *doctor_last;
+        char **protected_paths;         /* host->protected_paths, made on first use */
 };
 
 /* A module slot the core may read: inside the size the module was built with. */
 #define MODULE_HAS(desc, field) (STK_HAS(desc, stk_module, field) && (desc)->field)
+
+/* host.c: `stockade doctor`'s word for a status ("ok", "warn", "fail"). */
+const char *core_doctor_status_name(enum stk_doctor_status s);
 
 /* notify.c: one seccomp listener for every in-sandbox line (ABI 1.5) */
 struct core_notify_prog {

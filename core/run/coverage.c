@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fail closed on coverage (DESIGN.md): a setting that no module that took
+ * Fail closed on coverage (docs/ARCHITECTURE.md, The run path): a setting that no module that took
  * effect can enforce stops the run, unless the policy lists it best_effort.
  */
 #include <stdio.h>

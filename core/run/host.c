@@ -208,6 +208,89 @@ static int host_egress_decide(struct stk_ctx *ctx, const struct stk_egress *req,
         return core_egress_decide(ctx->run, req, ret, ret_decider);
 }
 
+static const char *const doctor_status_names[] = {
+        [STK_DOCTOR_OK] = "ok",
+        [STK_DOCTOR_WARN] = "warn",
+        [STK_DOCTOR_FAIL] = "fail",
+};
+
+const char *core_doctor_status_name(enum stk_doctor_status s)
+{
+        return (unsigned) s < ELEMENTSOF(doctor_status_names) ? doctor_status_names[s] : "fail";
+}
+
+static int host_doctor_check(struct stk_ctx *ctx, enum stk_doctor_status status, const char *name,
+                             const char *fmt, ...)
+{
+        struct core_run *run = ctx->run;
+        _cleanup_free_ char *summary = NULL;
+        struct json_object *o;
+        va_list ap;
+        int n;
+
+        if (!run->doctor_checks)
+                return -EPERM;
+        if (!name || !*name || (unsigned) status >= ELEMENTSOF(doctor_status_names) || !fmt)
+                return -EINVAL;
+        va_start(ap, fmt);
+        n = vasprintf(&summary, fmt, ap);
+        va_end(ap);
+        o = json_object_new_object();
+        if (n < 0 || !o) {
+                json_object_put(o);
+                return -ENOMEM;
+        }
+        json_object_object_add(o, "name", json_object_new_string(name));
+        json_object_object_add(o, "status", json_object_new_string(doctor_status_names[status]));
+        json_object_object_add(o, "summary", json_object_new_string(summary));
+        json_object_object_add(o, "module", json_object_new_string(ctx->mod->name));
+        if (json_object_array_add(run->doctor_checks, o) < 0) {
+                json_object_put(o);
+                return -ENOMEM;
+        }
+        run->doctor_last = o;
+        return 0;
+}
+
+static int host_doctor_detail(struct stk_ctx *ctx, const char *key, const char *fmt, ...)
+{
+        struct core_run *run = ctx->run;
+        _cleanup_free_ char *text = NULL;
+        va_list ap;
+        int n;
+
+        if (!run->doctor_checks)
+                return -EPERM;
+        if (!run->doctor_last || !key || !*key || !fmt || streq(key, "name") || streq(key, "status") ||
+            streq(key, "module"))
+                return -EINVAL;
+        va_start(ap, fmt);
+        n = vasprintf(&text, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return -ENOMEM;
+        json_object_object_add(run->doctor_last, key, json_object_new_string(text));
+        return 0;
+}
+
+/* Islands and hidden paths: what no command may write, made once a run.
+ * Out of memory, the answer is empty and the next call tries again. */
+static const char *const *host_protected_paths(struct stk_ctx *ctx)
+{
+        static const char *const none[] = { NULL };
+        struct core_run *run = ctx->run;
+        char **v;
+
+        if (run->protected_paths)
+                return (const char *const *) run->protected_paths;
+        v = strv_copy((const char *const *) run->settings.read_only);
+        for (char **l = run->settings.hide; v && l && *l; l++)
+                if (!strv_contains((const char *const *) v, *l) && strv_push(&v, *l) < 0)
+                        v = strv_free(v);
+        run->protected_paths = v;
+        return v ? (const char *const *) v : none;
+}
+
 const struct stk_host core_host = {
         .size = sizeof(struct stk_host),
         .abi_minor = STK_ABI_MINOR,
@@ -237,5 +320,9 @@ const struct stk_host core_host = {
         .egress_decide = host_egress_decide,
         .handoff = core_handoff,
         .handoff_take = core_handoff_take,
+        .doctor_check = host_doctor_check,
+        .doctor_detail = host_doctor_detail,
+        .protected_paths = host_protected_paths,
+
         .seccomp_notify = core_notify_add,
 };

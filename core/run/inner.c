@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The inner helper (DESIGN.md "The four phases"): in-sandbox hooks must run
+ * The inner helper (docs/ARCHITECTURE.md, Processes): in-sandbox hooks must run
  * inside the namespaces a wrapper creates, not before it (Landlock forbids
  * later mounts; a seccomp filter denying mount would break bwrap).  So the
  * wrapper's argv ends in `/proc/self/fd/N __inner CONFIG STATUS -- CMD...`:

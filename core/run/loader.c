@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Module loading is part of the trust boundary (DESIGN.md "Module ABI"):
+ * Module loading is part of the trust boundary (docs/ARCHITECTURE.md, The run path):
  * bare names only, trusted directories only, files and directories writable
  * by nobody but their owner (root or us), dlopen of the very file that was
  * checked (os_dlopen_fd: through /proc/self/fd on Linux, no path race),

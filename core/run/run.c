@@ -218,6 +218,7 @@ struct core_run *core_run_free(struct core_run *run)
                 ctx_done(&run->ctxs[i]);
         free(run->ctxs);
         core_settings_done(&run->settings);
+        strv_free(run->protected_paths);
         core_plan_done(&run->plan);
         core_audit_close(run);
         loop_free(run->loop);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The PAM-style dispatch of one phase (DESIGN.md "Control flags").  The truth
+ * The PAM-style dispatch of one phase (docs/ARCHITECTURE.md, Phases and control flags).  The truth
  * tables are pure functions, stepped one line at a time, so the table-driven
  * test in t/unit/test_stack.c covers every control x outcome; stockade.yaml(5)
  * prints the same table.
@@ -120,7 +120,7 @@ int core_action_result(const struct core_action *a)
 }
 
 /* A line votes in a decision phase when its module has that phase's hook;
- * an approval module listed there only answers questions (DESIGN.md lists
+ * an approval module listed there only answers questions (a profile lists
  * approval_tty as a permission line), so it neither counts nor votes: a
  * stack whose only permission line is an approval module allows, as an
  * empty phase does. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The supervisor (DESIGN.md "The command's life"): fork the command into a
+ * The supervisor (docs/ARCHITECTURE.md, Processes): fork the command into a
  * new session with no inherited fds, no_new_privs and a parent-death signal;
  * forward signals; run module watches; return the command's status; kill
  * whatever it left behind.

@@ -75,6 +75,13 @@ enum stk_log_level {
         STK_LOG_DEBUG,
 };
 
+/* ABI 1.5: the status of one `stockade doctor` check. */
+enum stk_doctor_status {
+        STK_DOCTOR_OK = 0,
+        STK_DOCTOR_WARN,  /* works, with a caveat the user should know */
+        STK_DOCTOR_FAIL,  /* the module cannot do its job here */
+};
+
 enum stk_network {
         STK_NET_OFF = 0,  /* no sockets out */
         STK_NET_PROXY,    /* only the egress proxy */
@@ -295,6 +302,24 @@ struct stk_host {
          * too.  *ret_data stays valid until exec. */
         int (*handoff_take)(struct stk_ctx *ctx, const void **ret_data, size_t *ret_len);
 
+        /* ABI 1.5.  Doctor hook only: begin one check of `stockade doctor`
+         * for this module: a short name ("bwrap"), its status, and a
+         * one-line summary.  -EPERM outside the doctor hook. */
+        int (*doctor_check)(struct stk_ctx *ctx, enum stk_doctor_status status, const char *name,
+                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+        /* ABI 1.5.  Doctor hook only: a field of the check begun last:
+         * "cause", "fix" or "note" (printed under it), or a value of the
+         * module's own (in --json only).  -EINVAL before any check. */
+        int (*doctor_detail)(struct stk_ctx *ctx, const char *key, const char *fmt, ...)
+                __attribute__((format(printf, 3, 4)));
+
+        /* ABI 1.5.  The run's protected paths: every read-only island (the
+         * policy's, the built-in protected names in each writable root, the
+         * git surfaces, stockade's own files) and every hidden path,
+         * absolute and canonical, NULL-terminated; never NULL.  What a
+         * permission module checks a command's write targets against. */
+        const char *const *(*protected_paths)(struct stk_ctx *ctx);
+
         /* ABI 1.5.  In-sandbox only, Linux: a compiled seccomp program
          * (`n_insns` struct sock_filter) whose calls go to the supervisor
          * (SECCOMP_RET_USER_NOTIF), with its SECCOMP_FILTER_FLAG_* (LOG).
@@ -358,6 +383,15 @@ struct stk_module {
          * command never runs.  Not called for runs that stop before the
          * child (explain, check, a denied command). */
         int (*prepare)(struct stk_ctx *ctx);
+
+        /* ABI 1.5.  `stockade doctor`: what this module finds on this
+         * machine (its binary and version, the kernel features it needs),
+         * reported with host->doctor_check and host->doctor_detail.  Called
+         * on the context of the module's line in a profile, with that
+         * line's arguments and settings, WITHOUT init: host->data is NULL,
+         * so the hook keeps `host` itself.  It changes nothing; a failure
+         * to report (-errno) is a failed check of the core's own. */
+        int (*doctor)(struct stk_ctx *ctx, const struct stk_host *host);
 
         /* ABI 1.5.  In the supervisor: one call that a program given to
          * host->seccomp_notify sent.  `req` is the kernel's struct

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/stk_buf.h"
+#include "common/stk_util.h"
 #include "stk_approvals.h"
 
 static const char header[] =
@@ -14,53 +16,13 @@ static const char header[] =
         "# argv, each word shell-quoted; a destination's KEY is host:port.\n"
         "# Change it with `stockade approvals list|revoke|clear`; comments are not kept.\n";
 
-/* ---- growing strings ------------------------------------------------------ */
-
-struct sbuf {
-        char *s;
-        size_t n, cap;
-        bool oom;
-};
-
-static void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-        if (b->oom)
-                return;
-        if (b->n + n + 1 > b->cap) {
-                size_t cap = (b->n + n + 1) * 2;
-                char *ns = realloc(b->s, cap);
-                if (!ns) {
-                        b->oom = true;
-                        return;
-                }
-                b->s = ns;
-                b->cap = cap;
-        }
-        memcpy(b->s + b->n, s, n);
-        b->n += n;
-        b->s[b->n] = '\0';
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-        sb_putn(b, s, strlen(s));
-}
-
-static void sb_putc(struct sbuf *b, char c)
-{
-        sb_putn(b, &c, 1);
-}
+/* Text is built in a struct stk_buf (lib/common/stk_buf.h). */
 
 /* Hand the string over (an empty one rather than NULL), or -ENOMEM. */
-static int sb_take(struct sbuf *b, char **ret)
+static int sb_take(struct stk_buf *b, char **ret)
 {
-        sb_putn(b, "", 0);
-        if (b->oom || !b->s) {
-                free(b->s);
-                return -ENOMEM;
-        }
-        *ret = b->s;
-        return 0;
+        *ret = stk_buf_take(b);
+        return *ret ? 0 : -ENOMEM;
 }
 
 /* ---- command keys --------------------------------------------------------- */
@@ -77,38 +39,38 @@ static bool printable(unsigned char c)
         return c >= 0x20 && c < 0x7f;
 }
 
-static void put_hex(struct sbuf *b, unsigned char c)
+static void put_hex(struct stk_buf *b, unsigned char c)
 {
         static const char hex[] = "0123456789abcdef";
         char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
 
-        sb_putn(b, e, sizeof(e));
+        stk_buf_add(b, e, sizeof(e));
 }
 
 /* $'...': every byte outside printable ASCII escaped, so the key stays on
  * one line and shows on a terminal as what it is. */
-static void quote_ansi_c(struct sbuf *b, const char *w)
+static void quote_ansi_c(struct stk_buf *b, const char *w)
 {
-        sb_puts(b, "$'");
+        stk_buf_adds(b, "$'");
         for (const unsigned char *p = (const unsigned char *) w; *p; p++) {
                 if (*p == '\\' || *p == '\'') {
-                        sb_putc(b, '\\');
-                        sb_putc(b, (char) *p);
+                        stk_buf_addc(b, '\\');
+                        stk_buf_addc(b, (char) *p);
                 } else if (*p == '\n')
-                        sb_puts(b, "\\n");
+                        stk_buf_adds(b, "\\n");
                 else if (*p == '\t')
-                        sb_puts(b, "\\t");
+                        stk_buf_adds(b, "\\t");
                 else if (*p == '\r')
-                        sb_puts(b, "\\r");
+                        stk_buf_adds(b, "\\r");
                 else if (printable(*p))
-                        sb_putc(b, (char) *p);
+                        stk_buf_addc(b, (char) *p);
                 else
                         put_hex(b, *p);
         }
-        sb_putc(b, '\'');
+        stk_buf_addc(b, '\'');
 }
 
-static void quote_word(struct sbuf *b, const char *w)
+static void quote_word(struct stk_buf *b, const char *w)
 {
         bool all_safe = *w != '\0', all_printable = true;
 
@@ -117,22 +79,22 @@ static void quote_word(struct sbuf *b, const char *w)
                 all_printable &= printable(*p);
         }
         if (all_safe) {
-                sb_puts(b, w);
+                stk_buf_adds(b, w);
         } else if (all_printable) {
-                sb_putc(b, '\'');
+                stk_buf_addc(b, '\'');
                 for (const char *p = w; *p; p++)
                         if (*p == '\'')
-                                sb_puts(b, "'\\''"); /* close, an escaped quote, reopen */
+                                stk_buf_adds(b, "'\\''"); /* close, an escaped quote, reopen */
                         else
-                                sb_putc(b, *p);
-                sb_putc(b, '\'');
+                                stk_buf_addc(b, *p);
+                stk_buf_addc(b, '\'');
         } else
                 quote_ansi_c(b, w);
 }
 
 int stk_appr_quote_word(const char *word, char **ret)
 {
-        struct sbuf b = { 0 };
+        struct stk_buf b = { 0 };
 
         quote_word(&b, word);
         return sb_take(&b, ret);
@@ -140,31 +102,20 @@ int stk_appr_quote_word(const char *word, char **ret)
 
 int stk_appr_command_key(const char *const *argv, char **ret)
 {
-        struct sbuf b = { 0 };
+        struct stk_buf b = { 0 };
 
         if (!argv || !argv[0])
                 return -EINVAL;
         for (size_t i = 0; argv[i]; i++) {
                 if (i > 0)
-                        sb_putc(&b, ' ');
+                        stk_buf_addc(&b, ' ');
                 quote_word(&b, argv[i]);
         }
         return sb_take(&b, ret);
 }
 
-static int hex_value(char c)
-{
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
-
 /* One escape of $'...' at *p (after the backslash); advances *p. */
-static int unescape_one(const char **p, struct sbuf *w)
+static int unescape_one(const char **p, struct stk_buf *w)
 {
         char c = **p;
         int hi, lo;
@@ -173,16 +124,16 @@ static int unescape_one(const char **p, struct sbuf *w)
                 return -EINVAL;
         (*p)++;
         switch (c) {
-        case '\\': case '\'': sb_putc(w, c); return 0;
-        case 'n': sb_putc(w, '\n'); return 0;
-        case 't': sb_putc(w, '\t'); return 0;
-        case 'r': sb_putc(w, '\r'); return 0;
+        case '\\': case '\'': stk_buf_addc(w, c); return 0;
+        case 'n': stk_buf_addc(w, '\n'); return 0;
+        case 't': stk_buf_addc(w, '\t'); return 0;
+        case 'r': stk_buf_addc(w, '\r'); return 0;
         case 'x':
-                hi = hex_value((*p)[0]);
-                lo = hi < 0 ? -1 : hex_value((*p)[1]);
+                hi = stk_hex_value((*p)[0]);
+                lo = hi < 0 ? -1 : stk_hex_value((*p)[1]);
                 if (lo < 0 || (hi == 0 && lo == 0)) /* no NUL inside an argv word */
                         return -EINVAL;
-                sb_putc(w, (char) (hi * 16 + lo));
+                stk_buf_addc(w, (char) (hi * 16 + lo));
                 *p += 2;
                 return 0;
         default:
@@ -191,7 +142,7 @@ static int unescape_one(const char **p, struct sbuf *w)
 }
 
 /* One shell word at *p, up to a space or the end; advances *p. */
-static int unquote_word(const char **p, struct sbuf *w)
+static int unquote_word(const char **p, struct stk_buf *w)
 {
         const char *s = *p;
         bool quoted = false;
@@ -202,7 +153,7 @@ static int unquote_word(const char **p, struct sbuf *w)
                         const char *end = strchr(s + 1, '\'');
                         if (!end)
                                 return -EINVAL;
-                        sb_putn(w, s + 1, (size_t) (end - s - 1));
+                        stk_buf_add(w, s + 1, (size_t) (end - s - 1));
                         s = end + 1;
                         quoted = true;
                 } else if (s[0] == '$' && s[1] == '\'') {
@@ -211,21 +162,21 @@ static int unquote_word(const char **p, struct sbuf *w)
                                         s++;
                                         r = unescape_one(&s, w);
                                 } else
-                                        sb_putc(w, *s++);
+                                        stk_buf_addc(w, *s++);
                         if (*s != '\'')
                                 return -EINVAL;
                         s++;
                         quoted = true;
                 } else if (*s == '\\' && printable((unsigned char) s[1])) {
-                        sb_putc(w, s[1]);
+                        stk_buf_addc(w, s[1]);
                         s += 2;
                 } else if (safe_char((unsigned char) *s))
-                        sb_putc(w, *s++);
+                        stk_buf_addc(w, *s++);
                 else
                         return -EINVAL;
         }
         *p = s;
-        if (r < 0 || (!quoted && w->n == 0))
+        if (r < 0 || (!quoted && w->len == 0))
                 return -EINVAL;
         return 0;
 }
@@ -259,7 +210,7 @@ static int split_words(const char *key, char ***ret)
         int r = 0;
 
         while (r >= 0) {
-                struct sbuf w = { 0 };
+                struct stk_buf w = { 0 };
                 char *word;
 
                 r = unquote_word(&p, &w);
@@ -384,11 +335,11 @@ const char *stk_appr_kind_name(enum stk_appr_kind kind)
 
 int stk_appr_printable(const char *text, char **ret)
 {
-        struct sbuf b = { 0 };
+        struct stk_buf b = { 0 };
 
         for (const unsigned char *p = (const unsigned char *) (text ? text : ""); *p; p++)
                 if (printable(*p) && *p != '\\')
-                        sb_putc(&b, (char) *p);
+                        stk_buf_addc(&b, (char) *p);
                 else
                         put_hex(&b, *p);
         return sb_take(&b, ret);
@@ -522,15 +473,15 @@ int stk_appr_parse(const char *text, size_t len, struct stk_appr_list *ret, unsi
 
 int stk_appr_format(const struct stk_appr_list *l, char **ret)
 {
-        struct sbuf b = { 0 };
+        struct stk_buf b = { 0 };
 
-        sb_puts(&b, header);
+        stk_buf_adds(&b, header);
         for (size_t i = 0; i < l->n; i++) {
-                sb_puts(&b, l->v[i].allow ? "allow " : "deny ");
-                sb_puts(&b, stk_appr_kind_name(l->v[i].kind));
-                sb_putc(&b, ' ');
-                sb_puts(&b, l->v[i].key);
-                sb_putc(&b, '\n');
+                stk_buf_adds(&b, l->v[i].allow ? "allow " : "deny ");
+                stk_buf_adds(&b, stk_appr_kind_name(l->v[i].kind));
+                stk_buf_addc(&b, ' ');
+                stk_buf_adds(&b, l->v[i].key);
+                stk_buf_addc(&b, '\n');
         }
         return sb_take(&b, ret);
 }

@@ -103,12 +103,14 @@ static bool private_to_us(const struct stat *st, const char *what, const char *p
 {
         const char *reason;
 
-        if (stk_trust_stat(st, geteuid(), STK_TRUST_OWNER_ONLY, &reason) < 0) {
-                snprintf(why, why_size, "%s %s is %s (uid %u, mode %03o; we are uid %u)", what, path, reason,
-                         (unsigned) st->st_uid, (unsigned) (st->st_mode & 0777), (unsigned) geteuid());
-                return false;
-        }
-        return true;
+        if (stk_trust_stat(st, geteuid(), STK_TRUST_OWNER_ONLY, &reason) >= 0)
+                return true;
+        if (st->st_uid != geteuid())
+                snprintf(why, why_size, "%s %s belongs to uid %u, not to us (uid %u)", what, path,
+                         (unsigned) st->st_uid, (unsigned) geteuid());
+        else
+                snprintf(why, why_size, "%s %s is %s (mode %03o)", what, path, reason, (unsigned) (st->st_mode & 0777));
+        return false;
 }
 
 int stk_appr_open(const char *path, bool create, struct stk_appr_store *ret)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The approval protocol's two texts (see stk_question_json.h).  json-c does
- * the escaping and the parsing, as everywhere in stockade (DESIGN.md,
- * "Dependencies"); this file adds what makes the reply strict: one object,
+ * the escaping and the parsing, as everywhere in stockade (README.md,
+ * Dependencies); this file adds what makes the reply strict: one object,
  * nothing after it, known keys of the right type, a known verdict.
  */
 #include <errno.h>

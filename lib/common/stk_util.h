@@ -34,6 +34,18 @@ static inline void closep(int *fd)
 #define ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))
 #define streq(a, b) (strcmp((a), (b)) == 0)
 
+/* The value of one hexadecimal digit, or -1. */
+static inline int stk_hex_value(int c)
+{
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
 /* "Not a regular file": EBADFD on Linux, EFTYPE where that is missing
  * (macOS). */
 #if defined(EBADFD)

@@ -535,4 +535,5 @@ const struct stk_module stockade_module = {
         .probe = probe,
         .explain = explain,
         .pre_exec = pre_exec,
+        .doctor = fs_bwrap_doctor,
 };

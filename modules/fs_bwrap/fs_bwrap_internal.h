@@ -82,6 +82,9 @@ int fs_bwrap_probe_ns(struct fs_bwrap_ns_probe *ret);
 /* A sentence naming the cause of a failed stage, for the log. */
 const char *fs_bwrap_ns_hint(const struct fs_bwrap_ns_probe *p, char *buf, size_t n);
 
+/* ---- fs_bwrap_doctor.c: `stockade doctor` (ABI 1.5) ------------------- */
+int fs_bwrap_doctor(struct stk_ctx *ctx, const struct stk_host *host);
+
 /* ---- fs_bwrap_explain.c: the argv and the paths it enforces, as text --- */
 int fs_bwrap_explain_text(const struct stk_settings *s, const struct stk_bind *binds, size_t n_binds,
                           const struct fs_bwrap_conf *conf, char **ret_text);

@@ -109,7 +109,7 @@ static int has_root(const char *const *l)
 }
 
 /* The cover bits these settings need from this module: the core's rule
- * (core/coverage.c) for the bits Landlock can enforce at all. */
+ * (core/run/coverage.c) for the bits Landlock can enforce at all. */
 static uint32_t needed_covers(const struct stk_settings *s)
 {
         uint32_t m = has_root(s->write) ? 0 : STK_COVER_WRITE;
@@ -590,4 +590,5 @@ const struct stk_module stockade_module = {
         .pre_exec = ll_pre_exec,
         .in_sandbox = ll_in_sandbox,
         .explain = ll_explain,
+        .doctor = ll_doctor,
 };

@@ -87,6 +87,9 @@ int ll_plan(const char *base, uint64_t base_access, const struct ll_point *pts, 
             ll_list_fn list, void *list_userdata, struct ll_rules *ret);
 void ll_rules_free(struct ll_rules *r);
 
+/* `stockade doctor` (fs_landlock_doctor.c, ABI 1.5). */
+int ll_doctor(struct stk_ctx *ctx, const struct stk_host *host);
+
 /* ---- kernel side (fs_landlock_sys.c) --------------------------------------- */
 
 /* Highest ABI the kernel offers (>= 1), or -errno (EOPNOTSUPP: disabled at

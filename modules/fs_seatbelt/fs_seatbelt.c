@@ -331,6 +331,21 @@ static int explain(struct stk_ctx *ctx, char **ret_text)
         return r;
 }
 
+/* `stockade doctor` (ABI 1.5): the one binary this module needs. */
+static int sb_doctor(struct stk_ctx *ctx, const struct stk_host *h)
+{
+        const char *why;
+
+        if (sb_check_sandbox_exec(&why) < 0) {
+                h->doctor_check(ctx, STK_DOCTOR_FAIL, "seatbelt", "%s: %s", sb_sandbox_exec, why);
+                h->doctor_detail(ctx, "fix", "fs_seatbelt needs macOS's own sandbox-exec, owned by root and writable by "
+                                 "root alone; on other systems use the Linux modules");
+                return 0;
+        }
+        h->doctor_check(ctx, STK_DOCTOR_OK, "seatbelt", "%s present (fs_seatbelt)", sb_sandbox_exec);
+        return 0;
+}
+
 const struct stk_module stockade_module = {
         STK_MODULE_HEADER("fs_seatbelt"),
         .summary = "macOS Seatbelt (sandbox-exec): generated profile, paths as -D parameters; reads but hidden paths, "
@@ -344,4 +359,5 @@ const struct stk_module stockade_module = {
         .probe = probe,
         .pre_exec = pre_exec,
         .explain = explain,
+        .doctor = sb_doctor,
 };

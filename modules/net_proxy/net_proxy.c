@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * net_proxy: the egress gateway (DESIGN.md, network mode proxy).  An HTTP
+ * net_proxy: the egress gateway (docs/ARCHITECTURE.md, Phases and control flags: egress).  An HTTP
  * (CONNECT and absolute-URI) and SOCKS5 proxy in the supervisor, outside the
  * sandbox, deciding per destination through the egress phase.
  *

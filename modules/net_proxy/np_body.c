@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "common/stk_util.h"
 #include "np_body.h"
 
 enum {
@@ -49,20 +50,9 @@ static int fail(struct np_body *b, const char *why)
         return B_BAD;
 }
 
-static int hex_value(uint8_t c)
-{
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
-
 static int size_char(struct np_body *b, uint8_t c)
 {
-        int v = hex_value(c);
+        int v = stk_hex_value(c);
 
         if (v >= 0) {
                 if (b->state != B_SIZE)

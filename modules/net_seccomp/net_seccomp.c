@@ -475,5 +475,7 @@ const struct stk_module stockade_module = {
         .explain = ns_explain,
         .supervise_fd = ns_supervise_fd,
         .prepare = ns_prepare,
+        .doctor = ns_doctor,
+
         .notify = ns_notify,
 };

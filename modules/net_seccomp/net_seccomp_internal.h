@@ -110,3 +110,6 @@ int ns_unix_handle(int listener, const struct ns_unix_policy *pol);
  * connect, else 0 with `resp` filled. */
 int ns_unix_answer(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol,
                    struct seccomp_notif_resp *resp);
+
+/* `stockade doctor` (net_seccomp_doctor.c, ABI 1.5). */
+int ns_doctor(struct stk_ctx *ctx, const struct stk_host *host);

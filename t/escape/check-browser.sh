@@ -13,7 +13,7 @@ not_ok() { echo "not ok - $T_NAME: $1${2:+ ($2)}"; FAILED=1; }
 finish() { [ "$FAILED" = 0 ]; exit $?; }
 
 PNGCHECK=$STK_BUILD/t/escape/pngcheck
-BAR=3f6fb0     # .bar in core/compare_html.c
+BAR=3f6fb0     # .bar in tools/compare/compare_html.c
 WIDTH=1280 HEIGHT=1800
 
 browser() {

@@ -236,3 +236,24 @@ EOP
 else
         skip "inner helper under bwrap" "no bwrap or fs_bwrap"
 fi
+
+# --- host->protected_paths (ABI 1.5): what a permission module checks -------
+mkdir -p "$T_TMP/pws/.git/hooks" "$T_TMP/psecret"
+cat > "$P" <<EOP
+stockade: 1
+settings:
+  workspace: $T_TMP/pws
+  write: ["$T_TMP/pws"]
+  hide: ["$T_TMP/psecret"]
+  git: whole
+  protect_defaults: true
+  network: { mode: on }
+  best_effort: [write, read_only, hide, private_tmp]
+stack:
+  - { phase: permission, control: required, module: t_scripted, args: { protected: true, marker: $M } }
+EOP
+rm -f "$M"
+(cd "$T_TMP" && "$STK" explain --policy "$P" -- true) > /dev/null 2>&1
+check_output "protected_paths names the whole .git under git: whole" "^protected:$T_TMP/pws/.git\$" cat "$M"
+check_output "protected_paths names a built-in protected name, absent or not" "^protected:$T_TMP/pws/.bashrc\$" cat "$M"
+check_output "protected_paths names the hidden paths" "^protected:$T_TMP/psecret\$" cat "$M"

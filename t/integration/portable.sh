@@ -1,5 +1,5 @@
 #!/bin/sh
-# The portable build (core/os.h: os_posix.c, loop_poll.c), the code a Mac
+# The portable build (core/os/os.h: os_posix.c, loop_poll.c), the code a Mac
 # runs, built on Linux by `make check` (make portable) with POSIX and XSI
 # declarations only, so a Linux-only call fails to compile there.  Here:
 #   - the core's own tests (core.sh) run again against that binary: exit

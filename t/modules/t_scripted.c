@@ -13,6 +13,11 @@
  *   wrap:    an argv prefix for the plan (pre-exec): a stand-in wrapper
  *   handoff: text prepare hands to the in-sandbox hook (ABI 1.4), which
  *            writes "handoff:TEXT" to the marker; prepare_fail: prepare fails
+ *   doctor:  ok | warn | fail | silent | error: the doctor hook's report
+ *            (ABI 1.5); the permission hook also tries doctor_check there,
+ *            where it must be refused, and writes "doctor_check:ERRNO"
+ *   protected: the permission hook writes host->protected_paths() to the
+ *            marker, "protected:PATH" a line (ABI 1.5)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +40,8 @@ static const struct stk_arg_spec args[] = {
         { "wrap", STK_ARG_LIST, 0, "argv prefix for the plan" },
         { "handoff", STK_ARG_STRING, 0, "text prepare hands to in-sandbox" },
         { "prepare_fail", STK_ARG_BOOL, 0, "prepare fails" },
+        { "doctor", STK_ARG_STRING, 0, "doctor hook: ok, warn, fail, silent or error" },
+        { "protected", STK_ARG_BOOL, 0, "permission: write the protected paths to the marker" },
         { NULL, 0, 0, NULL },
 };
 
@@ -108,7 +115,36 @@ static int scripted_decide(struct stk_ctx *ctx, enum stk_verdict *v, const char 
 
 static int scripted_permission(struct stk_ctx *ctx, const struct stk_request *req, enum stk_verdict *v)
 {
+        char line[4200];
+
+        if (host->arg_string(ctx, "doctor")) {
+                snprintf(line, sizeof(line), "doctor_check:%d", host->doctor_check(ctx, STK_DOCTOR_OK, "x", "y"));
+                touch_marker(ctx, line);
+        }
+        for (const char *const *p = host->arg_bool(ctx, "protected", 0) ? host->protected_paths(ctx) : NULL; p && *p; p++) {
+                snprintf(line, sizeof(line), "protected:%s", *p);
+                touch_marker(ctx, line);
+        }
         return scripted_decide(ctx, v, "permission");
+}
+
+static int scripted_doctor(struct stk_ctx *ctx, const struct stk_host *h)
+{
+        const char *how = h->arg_string(ctx, "doctor");
+        enum stk_doctor_status s = !how || !strcmp(how, "ok") ? STK_DOCTOR_OK
+                                   : !strcmp(how, "warn")     ? STK_DOCTOR_WARN
+                                                              : STK_DOCTOR_FAIL;
+
+        if (how && !strcmp(how, "error"))
+                return -EIO;
+        if (how && !strcmp(how, "silent"))
+                return 0;
+        if (h->doctor_detail(ctx, "note", "before any check") != -EINVAL)
+                return -EPROTO; /* a detail before a check must be refused */
+        h->doctor_check(ctx, s, "scripted", "t_scripted reports %s", how ? how : "ok");
+        h->doctor_detail(ctx, "cause", "its line said doctor: %s", how ? how : "ok");
+        h->doctor_detail(ctx, "own_value", "42");
+        return 0;
 }
 
 static int scripted_egress(struct stk_ctx *ctx, const struct stk_egress *req, enum stk_verdict *v)
@@ -185,4 +221,5 @@ const struct stk_module stockade_module = {
         .egress = scripted_egress,
         .approve = scripted_approve,
         .prepare = scripted_prepare,
+        .doctor = scripted_doctor,
 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The control-flag truth tables (DESIGN.md "Control flags", stockade.yaml(5)),
+ * The control-flag truth tables (docs/ARCHITECTURE.md, Phases and control flags; stockade.yaml(5)),
  * table-driven: every control x every outcome as a lone line, then the pairs
  * whose order matters.  Outcome E is a hook error, B an out-of-range verdict.
  */

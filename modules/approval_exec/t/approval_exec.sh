@@ -149,7 +149,8 @@ then ok "an argv that is not UTF-8 is denied without asking"
 else not_ok "an argv that is not UTF-8 is denied without asking" "status $st: $(tail -c 300 "$T_TMP/out")"; fi
 
 # --- an approval module as the only permission line does not vote --------------------
-# (DESIGN.md lists approval modules as permission lines: with nothing asking,
+# (approval modules are listed as permission lines but answer questions, they
+# do not vote: docs/ARCHITECTURE.md, Phases and control flags; with nothing asking,
 # the command runs, and the approver is never consulted.)
 approver allow 'cat > "$0.question"; echo "{\"verdict\":\"allow\"}"'
 rm -f "$A/allow.question"

@@ -13,7 +13,7 @@ H="$STK_BUILD/t/helpers/pty-helper"
 [ -x "$H" ] || { skip "approval_tty" "no $H"; exit 0; }
 [ -f "$STK_BUILD/t/modules/t_scripted.so" ] || { skip "approval_tty" "no t_scripted test module"; exit 0; }
 if [ "$(t_backend)" != linux ] && [ "$(id -u)" = 0 ]; then
-        skip "approval_tty" "root: the $(t_backend) build refuses sandboxed runs as root (core/os.h); run the tests as a user"
+        skip "approval_tty" "root: the $(t_backend) build refuses sandboxed runs as root (core/os/os.h); run the tests as a user"
         exit 0
 fi
 

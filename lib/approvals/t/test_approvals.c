@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The remembered-approvals file (modules/common/stk_approvals*.c): keys and
+ * The remembered-approvals file (lib/approvals/stk_approvals*.c): keys and
  * their round trip, the text format, the atomic replace, the writer lock,
  * the refusal of a file somebody else could write, revoke.
  */

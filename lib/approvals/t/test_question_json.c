@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The approval protocol (modules/common/stk_question_json.c): questions
+ * The approval protocol (lib/approvals/stk_question_json.c): questions
  * encode to the documented keys and parse back with a strict reader;
  * well-formed verdicts parse; every malformed reply is refused with a
  * reason; excerpts are printable and bounded; the man pages of both
@@ -246,7 +246,8 @@ static void test_excerpt(void)
 /* Both man pages document the protocol: every key and verdict word. */
 static void test_man_pages(void)
 {
-        static const char *const pages[] = { "stockade-approval_exec.8", "../approval_webhook/stockade-approval_webhook.8" };
+        static const char *const pages[] = { "../../modules/approval_exec/stockade-approval_exec.8",
+                                             "../../modules/approval_webhook/stockade-approval_webhook.8" };
         static const char *const words[] = { "stockade_question", "kind", "command", "egress", "argv", "cwd",
                                              "profile", "reason", "host", "port", "scheme", "pid", "verdict",
                                              "allow", "deny", "ignore", "65536" };
