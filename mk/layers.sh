@@ -24,8 +24,8 @@ FNR == NR {
 function target(h,   first) {
         first = h; sub(/\/.*/, "", first)
         if (first == "stockade") return "SDK"
-        if (first == "common" || first == "approvals") return "lib/" first
-        if (first ~ /^(util|os|policy|run|cli|doctor)$/) return "core/" first
+        if (system("test -d lib/" first) == 0) return "lib/" first
+        if (system("test -d core/" first) == 0) return "core/" first
         return "?" first
 }
 # the rule for a file: the longest listed folder it lies in (modules/* for any module)
