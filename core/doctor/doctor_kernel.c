@@ -2,6 +2,7 @@
 /* stockade doctor: the kernel's release and where we run (root, a
  * container).  What Landlock and seccomp offer, their modules say. */
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <json-c/json.h>
 
@@ -86,6 +87,26 @@ void doctor_check_container(struct json_object *checks)
         json_object_object_add(o, "in_container", json_object_new_boolean(why != NULL));
 }
 
+/* Whether what the command starts dies with the run, however the
+ * supervisor ends (docs/ARCHITECTURE.md, Processes: the keeper). */
+static void check_orphans(struct json_object *checks)
+{
+        struct json_object *o;
+
+        if (prctl(PR_GET_CHILD_SUBREAPER, &(int) { 0 }, 0, 0, 0) < 0) {
+                o = doctor_add(checks, "orphans", DOCTOR_WARN, "no child subreaper (PR_GET_CHILD_SUBREAPER: %s)",
+                               strerror(errno));
+                doctor_set(o, "cause", "kernel older than 3.4");
+                doctor_set(o, "fix", "a daemon the command starts under the Landlock stack may outlive the run; "
+                           "use fs_bwrap (its PID namespace ends with the run)");
+                return;
+        }
+        o = doctor_add(checks, "orphans", DOCTOR_OK, "a keeper process reaps everything the command starts and kills "
+                       "it when the command ends or the supervisor dies (SIGKILL included)");
+        doctor_set(o, "note", "no per-run cgroup is needed: the keeper is a child subreaper; under fs_bwrap the "
+                   "sandbox's PID namespace ends with it too");
+}
+
 void doctor_check_system(struct json_object *checks)
 {
         doctor_check_kernel(checks);
@@ -93,4 +114,5 @@ void doctor_check_system(struct json_object *checks)
         doctor_check_container(checks);
         doctor_check_userns(checks);
         doctor_check_proc(checks);
+        check_orphans(checks);
 }

@@ -43,6 +43,10 @@ static void check_root(struct json_object *checks)
 
 void doctor_check_system(struct json_object *checks)
 {
+        struct json_object *o;
+
         check_system(checks);
         check_root(checks);
+        o = doctor_add(checks, "orphans", DOCTOR_WARN, "what the command leaves is killed as its process group");
+        doctor_set(o, "cause", "this system has no child subreaper: a daemon that called setsid outlives the run");
 }

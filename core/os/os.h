@@ -42,6 +42,13 @@ extern const char os_backend[];
  * included, which is what no_new_privs protects on Linux. */
 int os_child_confine(pid_t supervisor);
 
+/* The keeper (docs/ARCHITECTURE.md, Processes): make this process, the
+ * supervisor's child, the reaper of everything the command starts, so that
+ * however the supervisor dies, nothing outlives it.  Linux:
+ * PR_SET_CHILD_SUBREAPER.  Portable: -ENOSYS (no subreaper exists; the
+ * command's process group is killed at the end instead). */
+int os_keeper_setup(void);
+
 /* Linux: empty the bounding, ambient, effective, permitted and inheritable
  * capability sets (root keeps none).  Portable: there are no capabilities
  * to drop; a command run as root stays root, so this refuses (-EPERM)
@@ -74,6 +81,19 @@ int os_supervisor_setup(void);
  * children we still have, plus -pgid entries for the command's process
  * group (`group`), which the caller passes to kill() as they are. */
 size_t os_list_leftovers(pid_t group, pid_t *pids, size_t max);
+
+/* Every descendant of `root` (not root itself) into pids[], *ret_n of
+ * them: whom to stop while a question is on the user's terminal.  -E2BIG
+ * when there were more than max (or than /proc could be read for), other
+ * -errno: the caller cannot know it has them all.  Linux: from the parent
+ * links of /proc.  Portable: -pgid of root's process group, as one entry
+ * the caller passes to kill() as it is. */
+int os_list_descendants(pid_t root, pid_t *pids, size_t max, size_t *ret_n);
+
+/* Wait until each of pids[] is stopped (or gone), at most timeout_ms:
+ * a SIGSTOP takes effect when the process next enters the kernel.
+ * -ETIMEDOUT when one still runs.  Portable: 0 (it cannot be seen). */
+int os_wait_stopped(const pid_t *pids, size_t n, int timeout_ms);
 
 /* The forwarded signals (and SIGCHLD) as readable events: an fd that polls
  * readable while signals are pending, and os_signal_next() to take one (0

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* os.h on Linux: what each function guarantees is said there. */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <linux/capability.h>
 #include <linux/keyctl.h>
 
@@ -121,6 +123,134 @@ int os_supervisor_setup(void)
                 return -errno;
 #endif
         return 0;
+}
+
+int os_keeper_setup(void)
+{
+        return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 ? -errno : 0;
+}
+
+/* The state letter of /proc/PID/stat, or 0 when the process is gone. */
+static char proc_state(pid_t pid)
+{
+        char path[64], buf[512];
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        n = read(fd, buf, sizeof(buf) - 1);
+        (void) close(fd); /* read-only */
+        if (n <= 0)
+                return 0;
+        buf[n] = '\0';
+        char *p = strrchr(buf, ')');
+        return p && p[1] == ' ' ? p[2] : 0;
+}
+
+int os_wait_stopped(const pid_t *pids, size_t n, int timeout_ms)
+{
+        const struct timespec tick = { 0, 1000000 };
+
+        for (int waited = 0;; waited++) {
+                size_t running = 0;
+                for (size_t i = 0; i < n; i++) {
+                        char s = proc_state(pids[i]);
+                        running += s && s != 'T' && s != 't' && s != 'Z' && s != 'X';
+                }
+                if (running == 0)
+                        return 0;
+                if (waited >= timeout_ms)
+                        return -ETIMEDOUT;
+                (void) nanosleep(&tick, NULL); /* EINTR only shortens it */
+        }
+}
+
+/* pid and parent of /proc/PID/stat ("PID (COMM) S PPID ..."; COMM may
+ * hold anything, so the last ')' ends it). */
+static bool stat_parent(const char *pid, pid_t *ret_ppid)
+{
+        char path[300], buf[512];
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return false;
+        n = read(fd, buf, sizeof(buf) - 1);
+        (void) close(fd); /* read-only */
+        if (n <= 0)
+                return false;
+        buf[n] = '\0';
+        char *p = strrchr(buf, ')');
+        long ppid;
+        if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+                return false;
+        *ret_ppid = (pid_t) ppid;
+        return true;
+}
+
+static bool marked(const pid_t *all, const bool *mark, size_t n, pid_t pid)
+{
+        for (size_t i = 0; i < n; i++)
+                if (all[i] == pid)
+                        return mark[i];
+        return false;
+}
+
+#define MAX_PROCS 16384
+
+struct procs {
+        pid_t pid[MAX_PROCS], parent[MAX_PROCS];
+        bool mark[MAX_PROCS];
+        size_t n;
+};
+
+static int read_procs(struct procs *p)
+{
+        struct dirent *de;
+        DIR *d = opendir("/proc");
+
+        if (!d)
+                return -errno;
+        p->n = 0;
+        while ((de = readdir(d)))
+                if (de->d_name[0] >= '1' && de->d_name[0] <= '9' && p->n < MAX_PROCS &&
+                    stat_parent(de->d_name, &p->parent[p->n])) {
+                        p->pid[p->n] = (pid_t) atol(de->d_name);
+                        p->mark[p->n++] = false;
+                }
+        closedir(d);
+        return p->n < MAX_PROCS ? 0 : -E2BIG; /* more than we can look at: not all found */
+}
+
+int os_list_descendants(pid_t root, pid_t *pids, size_t max, size_t *ret_n)
+{
+        _cleanup_free_ struct procs *p = malloc(sizeof(*p)); /* only while a question is asked */
+        size_t n = 0;
+        bool grew = true;
+        int r;
+
+        if (!p)
+                return -ENOMEM;
+        r = read_procs(p);
+        if (r < 0)
+                return r;
+        /* Until nothing is added: /proc lists a parent after its child as
+         * often as before it. */
+        while (grew && n < max) {
+                grew = false;
+                for (size_t i = 0; i < p->n && n < max; i++)
+                        if (!p->mark[i] && (p->parent[i] == root || marked(p->pid, p->mark, p->n, p->parent[i]))) {
+                                p->mark[i] = grew = true;
+                                pids[n++] = p->pid[i];
+                        }
+        }
+        *ret_n = n;
+        return grew ? -E2BIG : 0; /* stopped by max with more to add */
 }
 
 /* Our children now, as /proc lists them; 0 when there are none.  The

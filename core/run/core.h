@@ -83,6 +83,12 @@ struct core_settings {
         char **write, **read_only, **hide, **net_allow, **net_deny;
 };
 
+/* freeze.c: the command stopped while a question is asked. */
+struct core_freeze {
+        pid_t *pids;                    /* stopped by us, to be continued */
+        size_t n;
+};
+
 struct core_run {
         struct core_policy *policy;
         struct core_settings settings;
@@ -120,6 +126,8 @@ struct core_run {
          * the check it began last (doctor_check, doctor_detail). */
         struct json_object *doctor_checks, *doctor_last;
         char **protected_paths;         /* host->protected_paths, made on first use */
+        pid_t freeze_root;              /* the keeper (or the child): whose descendants a question stops */
+        struct core_freeze frozen;
 };
 
 /* A module slot the core may read: inside the size the module was built with. */
@@ -200,7 +208,15 @@ int core_audit_open(struct core_run *run, const char *path);
 int core_audit_record(struct core_run *run, const char *kind, struct json_object *fields);
 void core_audit_close(struct core_run *run);
 
+/* freeze.c: before a question while the command runs, and after.  0, or
+ * -errno after a message: then nothing is stopped and the answer is DENY. */
+int core_freeze(struct core_run *run);
+void core_thaw(struct core_run *run);
+
 /* supervisor.c */
+#define CORE_N_FORWARDED 7
+extern const int core_forwarded_signals[CORE_N_FORWARDED]; /* SIGINT, SIGTERM, ... for the command */
+void core_signal_group(pid_t pid, int sig);
 int core_watch_fd(struct stk_ctx *ctx, int fd, unsigned events, stk_watch_cb cb, void *userdata);
 int core_unwatch_fd(struct stk_ctx *ctx, int fd);
 int core_supervise(struct core_run *run, int *ret_status);

@@ -219,6 +219,7 @@ struct core_run *core_run_free(struct core_run *run)
         free(run->ctxs);
         core_settings_done(&run->settings);
         strv_free(run->protected_paths);
+        free(run->frozen.pids);
         core_plan_done(&run->plan);
         core_audit_close(run);
         loop_free(run->loop);

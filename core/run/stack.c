@@ -266,14 +266,9 @@ bool core_approval_would_ask(const struct core_run *run, const char **ret_decide
         return false;
 }
 
-int core_approval_ask(struct core_run *run, const struct stk_question *q,
-                      enum stk_verdict *ret_verdict, const char **ret_decider)
+static int ask_lines(struct core_run *run, const struct stk_question *q, enum stk_verdict *ret_verdict,
+                     const char **ret_decider)
 {
-        if (run->settings.pub.approval == STK_APPROVAL_NEVER) {
-                *ret_verdict = STK_DENY;
-                *ret_decider = "approval: never";
-                return 0;
-        }
         /* Every line whose module answers questions, in stack order, with
          * that line's own arguments. */
         for (size_t i = 0; i < run->policy->n_lines; i++) {
@@ -297,4 +292,28 @@ int core_approval_ask(struct core_run *run, const struct stk_question *q,
         *ret_verdict = STK_DENY;
         *ret_decider = "no approval module answered";
         return 0;
+}
+
+int core_approval_ask(struct core_run *run, const struct stk_question *q,
+                      enum stk_verdict *ret_verdict, const char **ret_decider)
+{
+        if (run->settings.pub.approval == STK_APPROVAL_NEVER) {
+                *ret_verdict = STK_DENY;
+                *ret_decider = "approval: never";
+                return 0;
+        }
+        if (!core_approval_would_ask(run, ret_decider)) {
+                *ret_verdict = STK_DENY;
+                return 0;
+        }
+        /* The command may share the terminal a question goes to: it stands
+         * still while the approval lines ask (freeze.c). */
+        if (core_freeze(run) < 0) {
+                *ret_verdict = STK_DENY;
+                *ret_decider = "stockade (the command could not be stopped for the question)";
+                return 0;
+        }
+        int r = ask_lines(run, q, ret_verdict, ret_decider);
+        core_thaw(run);
+        return r;
 }

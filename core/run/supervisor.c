@@ -26,7 +26,7 @@
 #include "status.h"
 #include "util/util.h"
 
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2 };
+const int core_forwarded_signals[CORE_N_FORWARDED] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2 };
 
 struct supervision {
         pid_t child;
@@ -96,14 +96,27 @@ int core_supervisor_prepare(struct core_run *run)
         return run->loop ? 0 : loop_new(&run->loop);
 }
 
+/* Signal the process group of `pid`, as a terminal would: the command's
+ * own (setsid in the child), or under bwrap the group of the sandbox's
+ * pid 1, where --new-session ran setsid and the command lives (found by
+ * review: SIGINT reached sh alone, and its foreground child ran on). */
+void core_signal_group(pid_t pid, int sig)
+{
+        pid_t g;
+
+        if (kill(-pid, sig) == 0)
+                return;
+        g = getpgid(pid);
+        /* never our own group: we would get it back, and forward it again */
+        if ((g <= 0 || g == getpgrp() || kill(-g, sig) < 0) && kill(pid, sig) < 0 && errno != ESRCH)
+                core_log(STK_LOG_WARNING, "forwarding signal %d to %d: %s", sig, (int) pid, strerror(errno));
+}
+
+/* Before READY the keeper gets it (it relays it to the command it has
+ * forked, child.c); after, the command's group directly. */
 static void forward_signal(struct supervision *s, int sig)
 {
-        pid_t target = s->command ? s->command : s->child;
-
-        /* The command leads its own process group (setsid in the child, or
-         * bwrap --new-session): signal the group, as a terminal would. */
-        if (kill(-target, sig) < 0 && kill(target, sig) < 0 && errno != ESRCH)
-                core_log(STK_LOG_WARNING, "forwarding signal %d to %d: %s", sig, (int) target, strerror(errno));
+        core_signal_group(s->command ? s->command : s->child, sig);
 }
 
 /* Our child, the wrapper or the command, has ended: its status, once.  It
@@ -347,11 +360,13 @@ int core_supervise(struct core_run *run, int *ret_status)
         if (r >= 0)
                 r = os_supervisor_setup();
         if (r >= 0)
-                r = os_signals_open(forwarded, ELEMENTSOF(forwarded), &oldmask, &s.sigfd);
+                r = os_signals_open(core_forwarded_signals, CORE_N_FORWARDED, &oldmask, &s.sigfd);
         if (r >= 0)
                 r = start_child(run, &s, &oldmask);
-        if (r >= 0)
+        if (r >= 0) {
+                run->freeze_root = s.child;
                 core_prepare_in_sandbox(run, s.status_fd); /* beside the child's setup (handoff.c) */
+        }
         if (r >= 0)
                 r = loop_set(run->loop, s.sigfd, LOOP_IN);
         if (r >= 0)
@@ -360,6 +375,7 @@ int core_supervise(struct core_run *run, int *ret_status)
                 r = event_loop(run, &s);
         if (r < 0 && s.child > 0 && !s.exited)
                 (void) kill(s.child, SIGKILL); /* the supervisor failed: take the command down */
+        run->freeze_root = 0;
         kill_leftovers(s.sigfd, s.child); /* the child leads the command's process group (setsid) */
         if (r >= 0)
                 *ret_status = exit_status_of(&s);

@@ -76,6 +76,19 @@ check_output "full-access: the same connect works (the probe can fail)" '^CONNEC
 
 check_status "default: exit status 7" 7 sbx -- sh -c 'exit 7'
 check_status "default: SIGKILLed child gives 137" 137 sbx -- sh -c 'kill -9 $$'
+# SIGINT to stockade reaches the command's foreground child too, as a
+# terminal's would (found by the compat suite: under bwrap only the shell
+# got it, and its sleep ran on).
+for p in default landlock; do
+        (cd "$T_WS" && exec "$STK" run --profile "$p" -- sh -c 'sleep 30; echo not-interrupted') > "$T_TMP/int" 2>&1 &
+        sup=$!
+        sleep 1
+        kill -INT "$sup"
+        i=0; while [ $i -lt 30 ] && kill -0 "$sup" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+        wait "$sup"; st=$?
+        if [ "$st" = 130 ] && ! grep -q not-interrupted "$T_TMP/int"; then ok "$p: SIGINT ends the command's foreground child (130)"
+        else not_ok "$p: SIGINT ends the command's foreground child" "status $st: $(tail -c 200 "$T_TMP/int")"; fi
+done
 sbx -- sh -c "setsid sh -c 'sleep 30' >/dev/null 2>&1 < /dev/null & echo \$! > /dev/null; sleep 0.2" >/dev/null 2>&1
 check_status "default: no sleep 30 left from the sandbox" 1 sh -c "pgrep -f '^sleep 30\$' -P 1 >/dev/null"
 
