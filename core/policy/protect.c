@@ -35,17 +35,53 @@ static const char *const protect_defaults[] = {
         NULL,
 };
 
-static int push_joined(char ***v, const char *dir, const char *name)
+/* The bounds of the scans.  A command can make directories and
+ * repositories, so what a bound leaves out is never silence: it is kept
+ * read-only whole, or the run is refused with a message (each use says
+ * which, and why). */
+#define NESTED_ENTRIES 16384    /* directories looked at in a root's first two levels */
+#define NESTED_REPOS 256        /* .git entries below one root */
+#define MODULES_DEPTH 8         /* levels of a submodule name (x/y/z) and of nesting */
+#define MODULES_MAX 256         /* submodule repositories in one repository */
+
+/*
+ * One run of core_protect_paths, passed to every step: the policy (read
+ * only here), the list being built, and what the bounded scans have spent.
+ * It replaces a file-scope pointer to the policy that every step read
+ * unseen.  A later step (one that reads a repository's own git config for
+ * the hooks and drivers it names, or one that adds stockade's own state)
+ * takes the same struct: what it needs per run goes here.
+ */
+struct protect_scan {
+        const struct core_policy *policy;
+        char **paths;           /* the result: NULL-terminated, in the order found, each once */
+
+        /* The writable root whose nested repositories are being looked
+         * for, and what that scan has spent of its bounds (protect_nested). */
+        struct {
+                const char *root;
+                unsigned entries, repos, junk; /* junk: .git entries git would not use */
+        } nested;
+
+        /* Submodule repositories the current repository may still have
+         * looked at (protect_modules). */
+        unsigned modules_left;
+};
+
+/* Each path once: two roots, or a pointer and what it names, may reach the
+ * same one. */
+static int scan_add(struct protect_scan *s, const char *path)
 {
-        char *p;
+        return strv_contains((const char *const *) s->paths, path) ? 0 : strv_push(&s->paths, path);
+}
+
+static int scan_add_joined(struct protect_scan *s, const char *dir, const char *name)
+{
+        _cleanup_free_ char *p = NULL;
 
         if (asprintf(&p, "%s/%s", streq(dir, "/") ? "" : dir, name) < 0)
                 return -ENOMEM;
-        if (strv_contains((const char *const *) *v, p)) {
-                free(p);
-                return 0;
-        }
-        return strv_push_take(v, p);
+        return scan_add(s, p);
 }
 
 /* Read "gitdir: X" / a commondir file and resolve X against base. */
@@ -85,15 +121,12 @@ static int read_pointer(const char *file, const char *prefix, const char *base, 
         return r;
 }
 
-/* The writable roots of the policy being protected (core_protect_paths). */
-static const struct core_policy *current;
-
 /* A "gitdir:" pointer names a directory that becomes protected: one the
  * command wrote (a .git file it made) could name any directory, a writable
  * root itself (the whole workspace read-only from the next run on, found by
  * review).  Only a directory git would take for a repository (a HEAD file)
  * and that holds no writable root is taken. */
-static int plausible_gitdir(const char *gitdir)
+static int plausible_gitdir(const struct protect_scan *s, const char *gitdir)
 {
         _cleanup_free_ char *head = NULL;
         struct stat st;
@@ -102,15 +135,15 @@ static int plausible_gitdir(const char *gitdir)
                 return -ENOMEM;
         if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode))
                 return -ENOTDIR;
-        for (size_t i = 0; current && i < current->write.n; i++)
-                if (stk_path_beneath(current->write.items[i].value, gitdir))
+        for (size_t i = 0; i < s->policy->write.n; i++)
+                if (stk_path_beneath(s->policy->write.items[i].value, gitdir))
                         return -ELOOP;
         return 0;
 }
 
 /* The repository's gitdir and common dir (a linked worktree's .git is a
  * "gitdir:" pointer file; its hooks and config live in the common dir). */
-static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, bool *ret_pointer)
+static int find_gitdirs(const struct protect_scan *s, const char *root, char **ret_gitdir, char **ret_common, bool *ret_pointer)
 {
         _cleanup_free_ char *dotgit = NULL, *commondir_file = NULL;
         char *gitdir = NULL, *common = NULL;
@@ -132,7 +165,7 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
                 if (r >= 0 && (stat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode)))
                         r = -ENOENT;
                 if (r >= 0)
-                        r = plausible_gitdir(gitdir);
+                        r = plausible_gitdir(s, gitdir);
                 if (r < 0) {
                         free(gitdir);
                         return r;
@@ -141,7 +174,7 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
                 r = read_pointer(dotgit, "gitdir: ", root, &gitdir);
                 if (r < 0)
                         return r;
-                r = plausible_gitdir(gitdir);
+                r = plausible_gitdir(s, gitdir);
                 if (r < 0) {
                         free(gitdir);
                         return r;
@@ -153,7 +186,7 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
                 return -ENOMEM;
         }
         r = read_pointer(commondir_file, "", gitdir, &common);
-        if (r >= 0 && plausible_gitdir(common) < 0)
+        if (r >= 0 && plausible_gitdir(s, common) < 0)
                 r = -ENOTDIR, free(common), common = NULL;
         if (r < 0)
                 common = strdup(gitdir);
@@ -184,23 +217,21 @@ static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, 
  * on vendor/ in one run, to have nothing protected below it in the next and
  * chmod it back): the whole directory is kept read-only instead, which also
  * keeps its mode as it is. */
-static int unreadable_dir(const char *dir, char ***v)
+static int unreadable_dir(struct protect_scan *s, const char *dir)
 {
         if (errno == ENOMEM)
                 return -ENOMEM;
         if (errno == EACCES || errno == EPERM) {
                 core_log(STK_LOG_WARNING, "%s cannot be read, so what it holds cannot be looked through: it is kept "
                          "read-only as a whole", dir);
-                return strv_contains((const char *const *) *v, dir) ? 0 : strv_push(v, dir);
+                return scan_add(s, dir);
         }
         if (errno != ENOENT)
                 core_log(STK_LOG_DEBUG, "%s: not looked into: %s", dir, strerror(errno));
         return 0;
 }
 
-#define MODULES_DEPTH 8
-#define MODULES_MAX 256
-static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *budget)
+static int scan_modules(struct protect_scan *s, const char *dir, unsigned depth)
 {
         struct dirent *e;
         DIR *d;
@@ -211,11 +242,11 @@ static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *bu
                  * let one mkdir -p stop every later run, found by review) */
                 core_log(STK_LOG_WARNING, "%s: submodule names deeper than %d levels; kept read-only as a whole",
                          dir, MODULES_DEPTH);
-                return strv_contains((const char *const *) *v, dir) ? 0 : strv_push(v, dir);
+                return scan_add(s, dir);
         }
         d = opendir(dir);
         if (!d)
-                return unreadable_dir(dir, v);
+                return unreadable_dir(s, dir);
         while (r >= 0 && (e = readdir(d))) {
                 _cleanup_free_ char *sub = NULL, *head = NULL, *nested = NULL;
                 struct stat st;
@@ -230,21 +261,21 @@ static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *bu
                 if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
                         continue;
                 if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode)) {
-                        r = scan_modules(sub, v, depth + 1, budget); /* a part of a name */
+                        r = scan_modules(s, sub, depth + 1); /* a part of a name */
                         continue;
                 }
-                if (*budget == 0) {
+                if (s->modules_left == 0) {
                         core_log(STK_LOG_WARNING, "%s: more than %d submodule repositories; the rest of %s is kept "
                                  "read-only as a whole", dir, MODULES_MAX, dir);
-                        r = strv_contains((const char *const *) *v, dir) ? 0 : strv_push(v, dir);
+                        r = scan_add(s, dir);
                         break;
                 }
-                (*budget)--;
-                r = push_joined(v, sub, "hooks");
+                s->modules_left--;
+                r = scan_add_joined(s, sub, "hooks");
                 if (r >= 0)
-                        r = push_joined(v, sub, "config");
+                        r = scan_add_joined(s, sub, "config");
                 if (r >= 0)
-                        r = scan_modules(nested, v, depth + 1, budget);
+                        r = scan_modules(s, nested, depth + 1);
         }
         closedir(d);
         return r;
@@ -263,31 +294,33 @@ static char *canonical_sub(const char *dir, const char *name)
         return c;
 }
 
-static int protect_modules(const char *gitdir, char ***v)
+static int protect_modules(struct protect_scan *s, const char *gitdir)
 {
         _cleanup_free_ char *dir = canonical_sub(gitdir, "modules");
-        unsigned budget = MODULES_MAX;
 
-        return dir ? scan_modules(dir, v, 0, &budget) : 0; /* gitdir itself was readable (protect_git) */
+        if (!dir)
+                return 0; /* gitdir itself was readable (protect_git) */
+        s->modules_left = MODULES_MAX;
+        return scan_modules(s, dir, 0);
 }
 
 /* Only if it exists: the mask of a missing name is an empty directory,
  * which git cannot read as one of these files. */
-static int push_existing(char ***v, const char *dir, const char *name)
+static int push_existing(struct protect_scan *s, const char *dir, const char *name)
 {
         _cleanup_free_ char *p = NULL;
         struct stat st;
 
         if (asprintf(&p, "%s/%s", dir, name) < 0)
                 return -ENOMEM;
-        return lstat(p, &st) == 0 ? push_joined(v, dir, name) : 0;
+        return lstat(p, &st) == 0 ? scan_add(s, p) : 0;
 }
 
 /* Linked worktrees: <common>/worktrees/<id>/ holds each one's commondir,
  * gitdir and config.worktree; a commondir rewritten there points git, in a
  * worktree outside the workspace, at hooks of the command's making (found
  * by review). */
-static int protect_worktrees(const char *common, char ***v)
+static int protect_worktrees(struct protect_scan *s, const char *common)
 {
         _cleanup_free_ char *dir = canonical_sub(common, "worktrees");
         struct dirent *e;
@@ -298,7 +331,7 @@ static int protect_worktrees(const char *common, char ***v)
                 return 0;
         d = opendir(dir);
         if (!d)
-                return unreadable_dir(dir, v);
+                return unreadable_dir(s, dir);
         while (r >= 0 && (e = readdir(d))) {
                 _cleanup_free_ char *sub = NULL;
                 struct stat st;
@@ -311,42 +344,43 @@ static int protect_worktrees(const char *common, char ***v)
                 }
                 if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
                         continue;
-                r = push_existing(v, sub, "commondir");
+                r = push_existing(s, sub, "commondir");
                 if (r >= 0)
-                        r = push_existing(v, sub, "gitdir");
+                        r = push_existing(s, sub, "gitdir");
                 if (r >= 0)
-                        r = push_existing(v, sub, "config.worktree");
+                        r = push_existing(s, sub, "config.worktree");
         }
         closedir(d);
         return r;
 }
 
 /* .git, its gitdir and its common dir, read-only. */
-static int protect_whole(const char *root, const char *gitdir, const char *common, char ***v)
+static int protect_whole(struct protect_scan *s, const char *root, const char *gitdir, const char *common)
 {
-        int r = push_joined(v, root, ".git");
+        int r = scan_add_joined(s, root, ".git");
 
-        if (r >= 0 && !strv_contains((const char *const *) *v, gitdir))
-                r = strv_push(v, gitdir);
-        if (r >= 0 && !strv_contains((const char *const *) *v, common))
-                r = strv_push(v, common);
+        if (r >= 0)
+                r = scan_add(s, gitdir);
+        if (r >= 0)
+                r = scan_add(s, common);
         return r;
 }
 
-static int protect_git(const char *root, enum core_git_protect mode, char ***v)
+static int protect_git(struct protect_scan *s, const char *root)
 {
         _cleanup_free_ char *gitdir = NULL, *common = NULL;
+        enum core_git_protect mode = s->policy->git;
         bool pointer = false;
-        int r = find_gitdirs(root, &gitdir, &common, &pointer);
+        int r = find_gitdirs(s, root, &gitdir, &common, &pointer);
 
         if (r == -ENOENT)
                 /* No repository: in whole mode .git itself may not be created
                  * (a repository made by the command could carry hooks). */
-                return mode == CORE_GIT_WHOLE ? push_joined(v, root, ".git") : 0;
+                return mode == CORE_GIT_WHOLE ? scan_add_joined(s, root, ".git") : 0;
         if (r < 0)
                 return r;
         if (mode == CORE_GIT_WHOLE)
-                return protect_whole(root, gitdir, common, v);
+                return protect_whole(s, root, gitdir, common);
         /* Surfaces, but a gitdir we cannot look into (a command's chmod 000,
          * so that its modules and worktrees go unseen): read-only whole. */
         if (access(gitdir, R_OK | X_OK) < 0 || access(common, R_OK | X_OK) < 0) {
@@ -354,21 +388,21 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
                         return -errno;
                 core_log(STK_LOG_WARNING, "%s cannot be read: it is kept read-only as a whole (as git: whole would)",
                          access(gitdir, R_OK | X_OK) < 0 ? gitdir : common);
-                return protect_whole(root, gitdir, common, v);
+                return protect_whole(s, root, gitdir, common);
         }
         /* Surfaces only: a linked worktree's "gitdir:" pointer file too, since
          * rewriting it would point git at a repository of the command's
          * making; a real .git directory stays writable for git commit. */
         if (pointer)
-                r = push_joined(v, root, ".git");
+                r = scan_add_joined(s, root, ".git");
         if (r >= 0)
-                r = push_joined(v, common, "hooks");
+                r = scan_add_joined(s, common, "hooks");
         if (r >= 0)
-                r = push_joined(v, common, "config");
+                r = scan_add_joined(s, common, "config");
         if (r >= 0)
-                r = push_joined(v, gitdir, "config");
+                r = scan_add_joined(s, gitdir, "config");
         if (r >= 0)
-                r = push_joined(v, gitdir, "config.worktree");
+                r = scan_add_joined(s, gitdir, "config.worktree");
         /* commondir points git at the directory its hooks and config come
          * from: rewritten by the command, it is a repository of the
          * command's making again (found by a review: fsmonitor ran).  Only
@@ -377,11 +411,11 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
          * one, or an empty file.  A new one in a main .git stays possible in
          * this mode (stockade.yaml(5)). */
         if (r >= 0 && !streq(common, gitdir))
-                r = push_joined(v, gitdir, "commondir");
+                r = scan_add_joined(s, gitdir, "commondir");
         if (r >= 0)
-                r = protect_modules(common, v);
+                r = protect_modules(s, common);
         if (r >= 0)
-                r = protect_worktrees(common, v);
+                r = protect_worktrees(s, common);
         return r;
 }
 
@@ -396,40 +430,31 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
  * with a message saying so (git: off runs it unprotected).  Found by
  * review: a first version listed the 256 oldest directories, and a command
  * can renew a directory's ctime. */
-#define NESTED_ENTRIES 16384    /* directories looked at, both levels */
-#define NESTED_REPOS 256        /* .git entries below one root */
-
-struct nested_scan {
-        const char *root;
-        enum core_git_protect mode;
-        unsigned entries, repos, junk;  /* junk: .git entries git would not use */
-};
-
 /* `path/.git` is there: protect it as a repository, or, if git would not
  * take it for one (a .git file naming nothing, or a writable root), keep
  * the name itself (whole mode) so it cannot become one.  Never an error
  * but ENOMEM: one stray file must not stop every later run. */
-static int nested_repo(struct nested_scan *n, const char *path, char ***v)
+static int nested_repo(struct protect_scan *s, const char *path)
 {
         int r;
 
-        if (n->repos + n->junk >= NESTED_REPOS) {
+        if (s->nested.repos + s->nested.junk >= NESTED_REPOS) {
                 core_log(STK_LOG_ERROR, "%s: more than %d .git entries below it (%u repositories; the last one "
                          "seen %s/.git; a command may have made them); stockade protects at most that many: "
                          "remove what should not be there, narrow the workspace, or set git: off to run "
-                         "unprotected", n->root, NESTED_REPOS, n->repos, path);
+                         "unprotected", s->nested.root, NESTED_REPOS, s->nested.repos, path);
                 return -E2BIG;
         }
-        r = protect_git(path, n->mode, v);
+        r = protect_git(s, path);
         if (r >= 0) {
-                n->repos++;
+                s->nested.repos++;
                 return r;
         }
         if (r == -ENOMEM || r == -E2BIG)
                 return r;
-        n->junk++;
+        s->nested.junk++;
         core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", path, strerror(-r));
-        return n->mode == CORE_GIT_WHOLE ? push_joined(v, path, ".git") : 0;
+        return s->policy->git == CORE_GIT_WHOLE ? scan_add_joined(s, path, ".git") : 0;
 }
 
 /* A directory of `dfd` (no symlink), and whether it has a .git entry (a
@@ -450,14 +475,14 @@ static bool skipped_name(const char *n)
         return streq(n, ".") || streq(n, "..") || streq(n, ".git") || streq(n, "node_modules");
 }
 
-static int scan_level(struct nested_scan *n, const char *dir, unsigned depth, char ***v)
+static int scan_level(struct protect_scan *s, const char *dir, unsigned depth)
 {
         int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r = 0;
         struct dirent *e;
         DIR *d;
 
         if (dfd < 0)
-                return unreadable_dir(dir, v);
+                return unreadable_dir(s, dir);
         d = fdopendir(dfd);
         if (!d) {
                 close(dfd);
@@ -482,16 +507,16 @@ static int scan_level(struct nested_scan *n, const char *dir, unsigned depth, ch
                                 break;
                         }
                         errno = -fd;
-                        r = unreadable_dir(locked, v);
+                        r = unreadable_dir(s, locked);
                         continue;
                 }
                 if (fd < 0)
                         continue;
                 close(fd);
-                if (++n->entries > NESTED_ENTRIES) {
+                if (++s->nested.entries > NESTED_ENTRIES) {
                         core_log(STK_LOG_ERROR, "%s: more than %d directories in its first two levels; stockade "
                                  "looks through at most that many for repositories to protect (narrow the "
-                                 "workspace, or git: off to run it unprotected)", n->root, NESTED_ENTRIES);
+                                 "workspace, or git: off to run it unprotected)", s->nested.root, NESTED_ENTRIES);
                         r = -E2BIG;
                         break;
                 }
@@ -500,19 +525,19 @@ static int scan_level(struct nested_scan *n, const char *dir, unsigned depth, ch
                         break;
                 }
                 if (git)
-                        r = nested_repo(n, sub, v);
+                        r = nested_repo(s, sub);
                 if (r >= 0 && depth < 2)
-                        r = scan_level(n, sub, depth + 1, v);
+                        r = scan_level(s, sub, depth + 1);
         }
         closedir(d);
         return r;
 }
 
-static int protect_nested(const char *root, enum core_git_protect mode, char ***v)
+static int protect_nested(struct protect_scan *s, const char *root)
 {
-        struct nested_scan n = { .root = root, .mode = mode };
-
-        return scan_level(&n, root, 1, v);
+        s->nested.root = root;
+        s->nested.entries = s->nested.repos = s->nested.junk = 0;
+        return scan_level(s, root, 1);
 }
 
 /* The user's own startup files when a writable root holds them: the
@@ -520,7 +545,7 @@ static int protect_nested(const char *root, enum core_git_protect mode, char ***
  * and git's XDG config wherever a root holds it (~/.config/git/config: a
  * core.fsmonitor there runs on the user's next git status, found by
  * review).  Paths as the environment names them, made canonical. */
-static int protect_home(const char *root, char ***v)
+static int protect_home(struct protect_scan *s, const char *root)
 {
         _cleanup_free_ char *home = NULL, *xdg = NULL, *raw = NULL;
         const char *h = getenv("HOME"), *x = getenv("XDG_CONFIG_HOME");
@@ -536,7 +561,7 @@ static int protect_home(const char *root, char ***v)
                 return -ENOMEM;
         if (stk_path_beneath(home, root) && !streq(home, root))
                 for (size_t k = 0; r >= 0 && protect_defaults[k]; k++)
-                        r = push_joined(v, home, protect_defaults[k]);
+                        r = scan_add_joined(s, home, protect_defaults[k]);
         /* Both: git reads $XDG_CONFIG_HOME/git/config, or ~/.config/git/config
          * where that is unset, and the user's next shell may differ from ours. */
         for (int k = 0; r >= 0 && k < 2; k++) {
@@ -545,48 +570,45 @@ static int protect_home(const char *root, char ***v)
                         return -ENOMEM;
                 if (!stk_path_beneath(git, root))
                         continue;
-                r = push_joined(v, git, "config");
+                r = scan_add_joined(s, git, "config");
                 if (r >= 0)
-                        r = push_joined(v, git, "attributes");
+                        r = scan_add_joined(s, git, "attributes");
         }
         return r;
 }
 
 int core_protect_paths(const struct core_policy *p, char ***ret)
 {
-        char **v = calloc(1, sizeof(char *));
-        int r = v ? 0 : -ENOMEM;
-
-        current = p;
+        struct protect_scan s = { .policy = p, .paths = calloc(1, sizeof(char *)) };
+        int r = s.paths ? 0 : -ENOMEM;
 
         for (size_t i = 0; r >= 0 && i < p->write.n; i++) {
                 const char *root = p->write.items[i].value;
                 if (streq(root, "/"))
                         continue; /* no sandbox for writes: nothing to protect inside */
                 if (p->git != CORE_GIT_OFF) {
-                        r = protect_git(root, p->git, &v);
+                        r = protect_git(&s, root);
                         if (r < 0 && r != -ENOMEM) {
                                 /* a .git git would not use (one a command made where
                                  * there was none, under surfaces): its name only,
                                  * never a run that cannot start (found by review) */
                                 core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", root, strerror(-r));
-                                r = p->git == CORE_GIT_WHOLE ? push_joined(&v, root, ".git") : 0;
+                                r = p->git == CORE_GIT_WHOLE ? scan_add_joined(&s, root, ".git") : 0;
                         }
                         if (r >= 0)
-                                r = protect_nested(root, p->git, &v);
+                                r = protect_nested(&s, root);
                 }
                 for (size_t k = 0; r >= 0 && p->protect_defaults && protect_defaults[k]; k++)
-                        r = push_joined(&v, root, protect_defaults[k]);
+                        r = scan_add_joined(&s, root, protect_defaults[k]);
                 if (r >= 0 && p->protect_defaults)
-                        r = protect_home(root, &v);
+                        r = protect_home(&s, root);
                 for (size_t k = 0; r >= 0 && k < p->protect.n; k++)
-                        r = push_joined(&v, root, p->protect.items[k].value);
+                        r = scan_add_joined(&s, root, p->protect.items[k].value);
         }
-        current = NULL;
         if (r < 0) {
-                strv_free(v);
+                strv_free(s.paths);
                 return r;
         }
-        *ret = v;
+        *ret = s.paths;
         return 0;
 }
