@@ -68,6 +68,14 @@ struct protect_scan {
         unsigned modules_left;
 };
 
+/* dir/name, without a doubled slash under "/"; NULL: out of memory. */
+static char *join(const char *dir, const char *name)
+{
+        char *p;
+
+        return asprintf(&p, "%s/%s", streq(dir, "/") ? "" : dir, name) < 0 ? NULL : p;
+}
+
 /* Each path once: two roots, or a pointer and what it names, may reach the
  * same one. */
 static int scan_add(struct protect_scan *s, const char *path)
@@ -77,11 +85,53 @@ static int scan_add(struct protect_scan *s, const char *path)
 
 static int scan_add_joined(struct protect_scan *s, const char *dir, const char *name)
 {
-        _cleanup_free_ char *p = NULL;
+        _cleanup_free_ char *p = join(dir, name);
 
-        if (asprintf(&p, "%s/%s", streq(dir, "/") ? "" : dir, name) < 0)
+        return p ? scan_add(s, p) : -ENOMEM;
+}
+
+/* Only if it exists: the mask of a missing name is an empty directory,
+ * which git cannot read as one of these files. */
+static int scan_add_existing(struct protect_scan *s, const char *dir, const char *name)
+{
+        _cleanup_free_ char *p = join(dir, name);
+        struct stat st;
+
+        if (!p)
                 return -ENOMEM;
-        return scan_add(s, p);
+        return lstat(p, &st) == 0 ? scan_add(s, p) : 0;
+}
+
+/* A directory that cannot be looked into (err: the errno of the open).
+ * Gone, not a directory, a loop: nothing to protect there, said at debug
+ * level (an error would let a command stop every later run with one
+ * symlink, found by review).  No permission: the command may have made it
+ * so (chmod 000 on .git/modules or on vendor/ in one run, to have nothing
+ * protected below it in the next and chmod it back): the whole directory
+ * is kept read-only instead, which also keeps its mode as it is. */
+static int unreadable_dir(struct protect_scan *s, const char *dir, int err)
+{
+        if (err == ENOMEM)
+                return -ENOMEM;
+        if (err == EACCES || err == EPERM) {
+                core_log(STK_LOG_WARNING, "%s cannot be read, so what it holds cannot be looked through: it is kept "
+                         "read-only as a whole", dir);
+                return scan_add(s, dir);
+        }
+        if (err != ENOENT)
+                core_log(STK_LOG_DEBUG, "%s: not looked into: %s", dir, strerror(err));
+        return 0;
+}
+
+/* <dir>/<name>, made canonical: a symlinked .git/modules must not give
+ * paths that look inside the workspace and are not (fs_bwrap pins read-write
+ * what is above an island: found by review).  NULL where it cannot be. */
+static char *canonical_sub(const char *dir, const char *name)
+{
+        _cleanup_free_ char *p = join(dir, name);
+        char *c = NULL;
+
+        return p && path_canonicalize(p, &c) >= 0 ? c : NULL;
 }
 
 /* Read "gitdir: X" / a commondir file and resolve X against base. */
@@ -200,43 +250,78 @@ static int find_gitdirs(const struct protect_scan *s, const char *root, char **r
         return 0;
 }
 
-/* Submodules keep their repositories in <gitdir>/modules/<name>, where the
- * name may hold slashes (modules/x/y/z for a submodule at x/y/z) and nested
- * ones go on in .../modules/<name>/modules/<name>: git runs their hooks and
- * reads their config when it works in a submodule, so under `git:
- * surfaces` those are surfaces too.  A directory with a HEAD is a
- * repository; one without is part of a name, and gone into.  A missing
- * hooks directory is masked as an empty one, which git reads as no hooks.
- * Bounded, and what the bound leaves out is an error, not silence: a
- * command could otherwise make 200 names to hide the 201st (found by
- * review). */
-/* A directory that cannot be looked into.  Gone, not a directory, a loop:
- * nothing to protect there, said at debug level (an error would let a
- * command stop every later run with one symlink, found by review).  No
- * permission: the command may have made it so (chmod 000 on .git/modules or
- * on vendor/ in one run, to have nothing protected below it in the next and
- * chmod it back): the whole directory is kept read-only instead, which also
- * keeps its mode as it is. */
-static int unreadable_dir(struct protect_scan *s, const char *dir)
+static int scan_modules(struct protect_scan *s, const char *dir, unsigned depth);
+
+/* What each_subdir calls for every directory `sub` in `dir`: < 0 an error,
+ * > 0 stops the walk of `dir` (and of it alone), 0 goes on. */
+typedef int (*subdir_fn)(struct protect_scan *s, const char *dir, const char *sub, unsigned depth);
+
+/* fn for each directory in dir (not a symlink to one). */
+static int each_subdir(struct protect_scan *s, const char *dir, unsigned depth, subdir_fn fn)
 {
-        if (errno == ENOMEM)
-                return -ENOMEM;
-        if (errno == EACCES || errno == EPERM) {
-                core_log(STK_LOG_WARNING, "%s cannot be read, so what it holds cannot be looked through: it is kept "
-                         "read-only as a whole", dir);
-                return scan_add(s, dir);
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        int r = 0;
+
+        if (!d)
+                return unreadable_dir(s, dir, errno);
+        while (r == 0 && (e = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
+                struct stat st;
+
+                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
+                        continue;
+                sub = join(dir, e->d_name);
+                if (!sub)
+                        r = -ENOMEM;
+                else if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+                        r = fn(s, dir, sub, depth);
         }
-        if (errno != ENOENT)
-                core_log(STK_LOG_DEBUG, "%s: not looked into: %s", dir, strerror(errno));
-        return 0;
+        closedir(d);
+        return r < 0 ? r : 0;
+}
+
+/* A submodule repository `sub` in `dir`: its hooks and config, and its own
+ * submodules.  Beyond the budget, the rest of `dir` is kept read-only whole
+ * and its walk stops. */
+static int modules_repo(struct protect_scan *s, const char *dir, const char *sub, unsigned depth)
+{
+        _cleanup_free_ char *nested = join(sub, "modules");
+        int r;
+
+        if (!nested)
+                return -ENOMEM;
+        if (s->modules_left == 0) {
+                core_log(STK_LOG_WARNING, "%s: more than %d submodule repositories; the rest of %s is kept "
+                         "read-only as a whole", dir, MODULES_MAX, dir);
+                r = scan_add(s, dir);
+                return r < 0 ? r : 1;
+        }
+        s->modules_left--;
+        r = scan_add_joined(s, sub, "hooks");
+        if (r >= 0)
+                r = scan_add_joined(s, sub, "config");
+        if (r >= 0)
+                r = scan_modules(s, nested, depth + 1);
+        return r;
+}
+
+/* A directory with a HEAD is a repository; one without is part of a name
+ * (modules/x/y for a submodule at x/y), and gone into. */
+static int modules_entry(struct protect_scan *s, const char *dir, const char *sub, unsigned depth)
+{
+        _cleanup_free_ char *head = join(sub, "HEAD");
+        struct stat st;
+
+        if (!head)
+                return -ENOMEM;
+        if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode))
+                return scan_modules(s, sub, depth + 1);
+        return modules_repo(s, dir, sub, depth);
 }
 
 static int scan_modules(struct protect_scan *s, const char *dir, unsigned depth)
 {
-        struct dirent *e;
-        DIR *d;
-        int r = 0;
-
         if (depth > MODULES_DEPTH) {
                 /* not looked through: then kept read-only whole (an error would
                  * let one mkdir -p stop every later run, found by review) */
@@ -244,76 +329,35 @@ static int scan_modules(struct protect_scan *s, const char *dir, unsigned depth)
                          dir, MODULES_DEPTH);
                 return scan_add(s, dir);
         }
-        d = opendir(dir);
-        if (!d)
-                return unreadable_dir(s, dir);
-        while (r >= 0 && (e = readdir(d))) {
-                _cleanup_free_ char *sub = NULL, *head = NULL, *nested = NULL;
-                struct stat st;
-
-                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
-                        continue;
-                if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0 || asprintf(&head, "%s/HEAD", sub) < 0 ||
-                    asprintf(&nested, "%s/modules", sub) < 0) {
-                        r = -ENOMEM;
-                        break;
-                }
-                if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
-                        continue;
-                if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode)) {
-                        r = scan_modules(s, sub, depth + 1); /* a part of a name */
-                        continue;
-                }
-                if (s->modules_left == 0) {
-                        core_log(STK_LOG_WARNING, "%s: more than %d submodule repositories; the rest of %s is kept "
-                                 "read-only as a whole", dir, MODULES_MAX, dir);
-                        r = scan_add(s, dir);
-                        break;
-                }
-                s->modules_left--;
-                r = scan_add_joined(s, sub, "hooks");
-                if (r >= 0)
-                        r = scan_add_joined(s, sub, "config");
-                if (r >= 0)
-                        r = scan_modules(s, nested, depth + 1);
-        }
-        closedir(d);
-        return r;
+        return each_subdir(s, dir, depth, modules_entry);
 }
 
-/* <dir>/<name>, made canonical: a symlinked .git/modules must not give
- * paths that look inside the workspace and are not (fs_bwrap pins read-write
- * what is above an island: found by review).  NULL where it cannot be. */
-static char *canonical_sub(const char *dir, const char *name)
+/* Submodules keep their repositories in <gitdir>/modules/<name>, where the
+ * name may hold slashes (modules/x/y/z for a submodule at x/y/z) and nested
+ * ones go on in .../modules/<name>/modules/<name>: git runs their hooks and
+ * reads their config when it works in a submodule, so under `git:
+ * surfaces` those are surfaces too.  A missing hooks directory is masked as
+ * an empty one, which git reads as no hooks.  Bounded, and what the bound
+ * leaves out is kept read-only, not left out in silence: a command could
+ * otherwise make 200 names to hide the 201st (found by review). */
+static int protect_modules(struct protect_scan *s, const char *common)
 {
-        _cleanup_free_ char *p = NULL;
-        char *c = NULL;
-
-        if (asprintf(&p, "%s/%s", dir, name) < 0 || path_canonicalize(p, &c) < 0)
-                return NULL;
-        return c;
-}
-
-static int protect_modules(struct protect_scan *s, const char *gitdir)
-{
-        _cleanup_free_ char *dir = canonical_sub(gitdir, "modules");
+        _cleanup_free_ char *dir = canonical_sub(common, "modules");
 
         if (!dir)
-                return 0; /* gitdir itself was readable (protect_git) */
+                return 0; /* common itself was readable (protect_git) */
         s->modules_left = MODULES_MAX;
         return scan_modules(s, dir, 0);
 }
 
-/* Only if it exists: the mask of a missing name is an empty directory,
- * which git cannot read as one of these files. */
-static int push_existing(struct protect_scan *s, const char *dir, const char *name)
+static int worktree_entry(struct protect_scan *s, const char *dir, const char *sub, unsigned depth)
 {
-        _cleanup_free_ char *p = NULL;
-        struct stat st;
+        static const char *const names[] = { "commondir", "gitdir", "config.worktree" };
+        int r = 0;
 
-        if (asprintf(&p, "%s/%s", dir, name) < 0)
-                return -ENOMEM;
-        return lstat(p, &st) == 0 ? scan_add(s, p) : 0;
+        for (size_t k = 0; r >= 0 && k < ELEMENTSOF(names); k++)
+                r = scan_add_existing(s, sub, names[k]);
+        return r;
 }
 
 /* Linked worktrees: <common>/worktrees/<id>/ holds each one's commondir,
@@ -323,35 +367,8 @@ static int push_existing(struct protect_scan *s, const char *dir, const char *na
 static int protect_worktrees(struct protect_scan *s, const char *common)
 {
         _cleanup_free_ char *dir = canonical_sub(common, "worktrees");
-        struct dirent *e;
-        DIR *d;
-        int r = 0;
 
-        if (!dir)
-                return 0;
-        d = opendir(dir);
-        if (!d)
-                return unreadable_dir(s, dir);
-        while (r >= 0 && (e = readdir(d))) {
-                _cleanup_free_ char *sub = NULL;
-                struct stat st;
-
-                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
-                        continue;
-                if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0) {
-                        r = -ENOMEM;
-                        break;
-                }
-                if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
-                        continue;
-                r = push_existing(s, sub, "commondir");
-                if (r >= 0)
-                        r = push_existing(s, sub, "gitdir");
-                if (r >= 0)
-                        r = push_existing(s, sub, "config.worktree");
-        }
-        closedir(d);
-        return r;
+        return dir ? each_subdir(s, dir, 0, worktree_entry) : 0;
 }
 
 /* .git, its gitdir and its common dir, read-only. */
@@ -482,7 +499,7 @@ static int scan_level(struct protect_scan *s, const char *dir, unsigned depth)
         DIR *d;
 
         if (dfd < 0)
-                return unreadable_dir(s, dir);
+                return unreadable_dir(s, dir, errno);
         d = fdopendir(dfd);
         if (!d) {
                 close(dfd);
@@ -506,8 +523,7 @@ static int scan_level(struct protect_scan *s, const char *dir, unsigned depth)
                                 r = -ENOMEM;
                                 break;
                         }
-                        errno = -fd;
-                        r = unreadable_dir(s, locked);
+                        r = unreadable_dir(s, locked, -fd);
                         continue;
                 }
                 if (fd < 0)
