@@ -2,14 +2,18 @@
 /*
  * Protected paths (DESIGN.md): code-execution surfaces that stay read-only
  * inside every writable root, whether or not they exist yet (an absent one
- * must not become creatable).  Only the top of each writable root is
- * considered: nested repositories are not searched (stockade.yaml(5)).
+ * must not become creatable).  Each root's own repository, those up to two
+ * levels below it, their submodules and linked worktrees, the built-in
+ * names, `protect:` names, and the user's startup files where a root holds
+ * them (stockade.yaml(5)).
+ *
+ * Every step takes the run's state, struct protect_scan, and adds what it
+ * finds with scan_add(); nothing is kept between runs.
  */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "policy.h"
 #include "util/util.h"
@@ -47,10 +51,11 @@ static const char *const protect_defaults[] = {
 /*
  * One run of core_protect_paths, passed to every step: the policy (read
  * only here), the list being built, and what the bounded scans have spent.
- * It replaces a file-scope pointer to the policy that every step read
- * unseen.  A later step (one that reads a repository's own git config for
- * the hooks and drivers it names, or one that adds stockade's own state)
- * takes the same struct: what it needs per run goes here.
+ * State of the run goes here; what a step learns of one repository goes
+ * in struct git_repo.  A step that reads a repository's own git config
+ * for the paths it names (core.hooksPath, include.path, includeIf, filter,
+ * diff and merge drivers, credential.helper) is one more call in
+ * protect_repo, with both.
  */
 struct protect_scan {
         const struct core_policy *policy;
@@ -67,6 +72,25 @@ struct protect_scan {
          * looked at (protect_modules). */
         unsigned modules_left;
 };
+
+/* A repository as git would see it from `root` (find_repo). */
+struct git_repo {
+        const char *root;       /* the directory holding .git */
+        char *gitdir;           /* .git itself, or where its pointer or link leads */
+        char *common;           /* where hooks and config come from: gitdir, or what its commondir names */
+        bool pointer;           /* .git is a "gitdir:" file (a linked worktree) */
+};
+
+static void git_repo_done(struct git_repo *g)
+{
+        free(g->gitdir);
+        free(g->common);
+}
+
+static bool git_whole(const struct protect_scan *s)
+{
+        return s->policy->git == CORE_GIT_WHOLE;
+}
 
 /* dir/name, without a doubled slash under "/"; NULL: out of memory. */
 static char *join(const char *dir, const char *name)
@@ -134,41 +158,45 @@ static char *canonical_sub(const char *dir, const char *name)
         return p && path_canonicalize(p, &c) >= 0 ? c : NULL;
 }
 
-/* Read "gitdir: X" / a commondir file and resolve X against base. */
-static int read_pointer(const char *file, const char *prefix, const char *base, char **ret)
+/* ---- .git pointers ------------------------------------------------------ */
+
+/* The first line of a regular file.  Not blocking, and only a regular
+ * file: a fifo a command left as commondir would hang every later run
+ * (found by review). */
+static int read_first_line(const char *file, char *buf, size_t size)
 {
-        char buf[4096], *joined = NULL;
-        /* Not blocking, and only a regular file: a fifo a command left as
-         * commondir would hang every later run (found by review). */
-        int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+        _cleanup_close_ int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
         struct stat st;
         ssize_t n;
-        int r;
 
         if (fd < 0)
                 return -errno;
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                close(fd);
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
                 return -EINVAL;
-        }
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
+        n = read(fd, buf, size - 1);
         if (n < 0)
                 return -EIO;
         buf[n] = '\0';
         buf[strcspn(buf, "\r\n")] = '\0';
+        return 0;
+}
+
+/* Read "gitdir: X" / a commondir file and resolve X against base. */
+static int read_pointer(const char *file, const char *prefix, const char *base, char **ret)
+{
+        _cleanup_free_ char *joined = NULL;
+        char buf[4096];
+        int r = read_first_line(file, buf, sizeof(buf));
+
+        if (r < 0)
+                return r;
         if (strncmp(buf, prefix, strlen(prefix)) != 0)
                 return -EINVAL;
         const char *target = buf + strlen(prefix);
-        if (target[0] == '/')
-                joined = strdup(target);
-        else if (asprintf(&joined, "%s/%s", base, target) < 0)
-                joined = NULL;
+        joined = target[0] == '/' ? strdup(target) : join(base, target);
         if (!joined)
                 return -ENOMEM;
-        r = path_canonicalize(joined, ret);
-        free(joined);
-        return r;
+        return path_canonicalize(joined, ret);
 }
 
 /* A "gitdir:" pointer names a directory that becomes protected: one the
@@ -178,10 +206,10 @@ static int read_pointer(const char *file, const char *prefix, const char *base, 
  * and that holds no writable root is taken. */
 static int plausible_gitdir(const struct protect_scan *s, const char *gitdir)
 {
-        _cleanup_free_ char *head = NULL;
+        _cleanup_free_ char *head = join(gitdir, "HEAD");
         struct stat st;
 
-        if (asprintf(&head, "%s/HEAD", gitdir) < 0)
+        if (!head)
                 return -ENOMEM;
         if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode))
                 return -ENOTDIR;
@@ -191,64 +219,92 @@ static int plausible_gitdir(const struct protect_scan *s, const char *gitdir)
         return 0;
 }
 
-/* The repository's gitdir and common dir (a linked worktree's .git is a
- * "gitdir:" pointer file; its hooks and config live in the common dir). */
-static int find_gitdirs(const struct protect_scan *s, const char *root, char **ret_gitdir, char **ret_common, bool *ret_pointer)
+/* Google's repo tool: .git -> ../.repo/projects/x.git.  git follows it, so
+ * the protection goes to where it points (the link itself is the command's
+ * to replace: mounts follow links, stockade.yaml(5)). */
+static int follow_dotgit_link(const struct protect_scan *s, const char *dotgit, char **ret)
 {
-        _cleanup_free_ char *dotgit = NULL, *commondir_file = NULL;
-        char *gitdir = NULL, *common = NULL;
+        _cleanup_free_ char *gitdir = NULL;
+        struct stat st;
+        int r = path_canonicalize(dotgit, &gitdir);
+
+        if (r < 0)
+                return r;
+        if (stat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode))
+                return -ENOENT;
+        r = plausible_gitdir(s, gitdir);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(gitdir);
+        return 0;
+}
+
+/* A linked worktree's .git: a "gitdir:" file, relative to the worktree. */
+static int read_dotgit_file(const struct protect_scan *s, const char *root, const char *dotgit, char **ret)
+{
+        _cleanup_free_ char *gitdir = NULL;
+        int r = read_pointer(dotgit, "gitdir: ", root, &gitdir);
+
+        if (r >= 0)
+                r = plausible_gitdir(s, gitdir);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(gitdir);
+        return 0;
+}
+
+/* The gitdir root/.git leads to: -ENOENT where there is none git would use. */
+static int find_gitdir(const struct protect_scan *s, struct git_repo *g)
+{
+        _cleanup_free_ char *dotgit = join(g->root, ".git");
         struct stat st;
         int r;
 
-        if (asprintf(&dotgit, "%s/.git", root) < 0)
+        if (!dotgit)
                 return -ENOMEM;
         if (lstat(dotgit, &st) < 0)
                 return -errno;
-        if (S_ISDIR(st.st_mode))
-                gitdir = strdup(dotgit);
-        else if (S_ISLNK(st.st_mode)) {
-                /* Google's repo tool: .git -> ../.repo/projects/x.git.  git
-                 * follows it, so the protection goes to where it points
-                 * (the link itself is the command's to replace: mounts
-                 * follow links, stockade.yaml(5)). */
-                r = path_canonicalize(dotgit, &gitdir);
-                if (r >= 0 && (stat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode)))
-                        r = -ENOENT;
-                if (r >= 0)
-                        r = plausible_gitdir(s, gitdir);
-                if (r < 0) {
-                        free(gitdir);
-                        return r;
-                }
-        } else if (S_ISREG(st.st_mode)) {
-                r = read_pointer(dotgit, "gitdir: ", root, &gitdir);
-                if (r < 0)
-                        return r;
-                r = plausible_gitdir(s, gitdir);
-                if (r < 0) {
-                        free(gitdir);
-                        return r;
-                }
-        } else
-                return -ENOENT;
-        if (!gitdir || asprintf(&commondir_file, "%s/commondir", gitdir) < 0) {
-                free(gitdir);
-                return -ENOMEM;
+        if (S_ISDIR(st.st_mode)) {
+                g->gitdir = TAKE_PTR(dotgit);
+                return 0;
         }
-        r = read_pointer(commondir_file, "", gitdir, &common);
-        if (r >= 0 && plausible_gitdir(s, common) < 0)
-                r = -ENOTDIR, free(common), common = NULL;
-        if (r < 0)
-                common = strdup(gitdir);
-        if (!common) {
-                free(gitdir);
-                return -ENOMEM;
-        }
-        *ret_gitdir = gitdir;
-        *ret_common = common;
-        *ret_pointer = S_ISREG(st.st_mode);
-        return 0;
+        if (S_ISLNK(st.st_mode))
+                return follow_dotgit_link(s, dotgit, &g->gitdir);
+        if (!S_ISREG(st.st_mode))
+                return -ENOENT; /* a fifo, a socket: git takes none for a repository */
+        r = read_dotgit_file(s, g->root, dotgit, &g->gitdir);
+        g->pointer = r >= 0;
+        return r;
 }
+
+/* Where hooks and config come from: what the gitdir's commondir names (a
+ * linked worktree's), if git would take it for a repository, else the
+ * gitdir itself. */
+static int find_common(const struct protect_scan *s, struct git_repo *g)
+{
+        _cleanup_free_ char *file = join(g->gitdir, "commondir");
+        char *common = NULL;
+
+        if (!file)
+                return -ENOMEM;
+        if (read_pointer(file, "", g->gitdir, &common) >= 0 && plausible_gitdir(s, common) < 0) {
+                free(common);
+                common = NULL;
+        }
+        g->common = common ? common : strdup(g->gitdir);
+        return g->common ? 0 : -ENOMEM;
+}
+
+/* The repository's gitdir and common dir (a linked worktree's .git is a
+ * "gitdir:" pointer file; its hooks and config live in the common dir). */
+static int find_repo(const struct protect_scan *s, struct git_repo *g)
+{
+        int r = find_gitdir(s, g);
+
+        return r < 0 ? r : find_common(s, g);
+}
+
+/* ---- one repository ----------------------------------------------------- */
 
 static int scan_modules(struct protect_scan *s, const char *dir, unsigned depth);
 
@@ -345,7 +401,7 @@ static int protect_modules(struct protect_scan *s, const char *common)
         _cleanup_free_ char *dir = canonical_sub(common, "modules");
 
         if (!dir)
-                return 0; /* common itself was readable (protect_git) */
+                return 0; /* common itself was readable (protect_repo) */
         s->modules_left = MODULES_MAX;
         return scan_modules(s, dir, 0);
 }
@@ -372,54 +428,51 @@ static int protect_worktrees(struct protect_scan *s, const char *common)
 }
 
 /* .git, its gitdir and its common dir, read-only. */
-static int protect_whole(struct protect_scan *s, const char *root, const char *gitdir, const char *common)
+static int protect_whole(struct protect_scan *s, const struct git_repo *g)
 {
-        int r = scan_add_joined(s, root, ".git");
+        int r = scan_add_joined(s, g->root, ".git");
 
         if (r >= 0)
-                r = scan_add(s, gitdir);
+                r = scan_add(s, g->gitdir);
         if (r >= 0)
-                r = scan_add(s, common);
+                r = scan_add(s, g->common);
         return r;
 }
 
-static int protect_git(struct protect_scan *s, const char *root)
+/* A gitdir or common dir we cannot look into (a command's chmod 000, so
+ * that its modules and worktrees go unseen): 1, said as a warning; 0 where
+ * both can be read. */
+static int repo_unreadable(const struct git_repo *g)
 {
-        _cleanup_free_ char *gitdir = NULL, *common = NULL;
-        enum core_git_protect mode = s->policy->git;
-        bool pointer = false;
-        int r = find_gitdirs(s, root, &gitdir, &common, &pointer);
+        const char *locked = access(g->gitdir, R_OK | X_OK) < 0 ? g->gitdir
+                             : access(g->common, R_OK | X_OK) < 0 ? g->common : NULL;
 
-        if (r == -ENOENT)
-                /* No repository: in whole mode .git itself may not be created
-                 * (a repository made by the command could carry hooks). */
-                return mode == CORE_GIT_WHOLE ? scan_add_joined(s, root, ".git") : 0;
-        if (r < 0)
-                return r;
-        if (mode == CORE_GIT_WHOLE)
-                return protect_whole(s, root, gitdir, common);
-        /* Surfaces, but a gitdir we cannot look into (a command's chmod 000,
-         * so that its modules and worktrees go unseen): read-only whole. */
-        if (access(gitdir, R_OK | X_OK) < 0 || access(common, R_OK | X_OK) < 0) {
-                if (errno != EACCES && errno != EPERM)
-                        return -errno;
-                core_log(STK_LOG_WARNING, "%s cannot be read: it is kept read-only as a whole (as git: whole would)",
-                         access(gitdir, R_OK | X_OK) < 0 ? gitdir : common);
-                return protect_whole(s, root, gitdir, common);
-        }
-        /* Surfaces only: a linked worktree's "gitdir:" pointer file too, since
-         * rewriting it would point git at a repository of the command's
-         * making; a real .git directory stays writable for git commit. */
-        if (pointer)
-                r = scan_add_joined(s, root, ".git");
+        if (!locked)
+                return 0;
+        if (errno != EACCES && errno != EPERM)
+                return -errno;
+        core_log(STK_LOG_WARNING, "%s cannot be read: it is kept read-only as a whole (as git: whole would)", locked);
+        return 1;
+}
+
+/* git: surfaces: what runs code or points git elsewhere; a real .git
+ * directory stays writable for git commit. */
+static int protect_surfaces(struct protect_scan *s, const struct git_repo *g)
+{
+        int r = 0;
+
+        /* a linked worktree's "gitdir:" pointer file, since rewriting it would
+         * point git at a repository of the command's making */
+        if (g->pointer)
+                r = scan_add_joined(s, g->root, ".git");
         if (r >= 0)
-                r = scan_add_joined(s, common, "hooks");
+                r = scan_add_joined(s, g->common, "hooks");
         if (r >= 0)
-                r = scan_add_joined(s, common, "config");
+                r = scan_add_joined(s, g->common, "config");
         if (r >= 0)
-                r = scan_add_joined(s, gitdir, "config");
+                r = scan_add_joined(s, g->gitdir, "config");
         if (r >= 0)
-                r = scan_add_joined(s, gitdir, "config.worktree");
+                r = scan_add_joined(s, g->gitdir, "config.worktree");
         /* commondir points git at the directory its hooks and config come
          * from: rewritten by the command, it is a repository of the
          * command's making again (found by a review: fsmonitor ran).  Only
@@ -427,30 +480,50 @@ static int protect_git(struct protect_scan *s, const char *root)
          * name is an empty directory, and git dies on a commondir that is
          * one, or an empty file.  A new one in a main .git stays possible in
          * this mode (stockade.yaml(5)). */
-        if (r >= 0 && !streq(common, gitdir))
-                r = scan_add_joined(s, gitdir, "commondir");
+        if (r >= 0 && !streq(g->common, g->gitdir))
+                r = scan_add_joined(s, g->gitdir, "commondir");
         if (r >= 0)
-                r = protect_modules(s, common);
+                r = protect_modules(s, g->common);
         if (r >= 0)
-                r = protect_worktrees(s, common);
+                r = protect_worktrees(s, g->common);
         return r;
 }
 
-/* Repositories below a writable root (a workspace holding several clones,
- * a vendored one): git runs their hooks and reads their config when work
- * happens in them, so they get the root's own protection (fs_bwrap also
- * pins the directories above each, so none can be renamed away and
- * replaced).  Two levels down, no symlink followed, never into a .git or
- * node_modules.  A command can make directories and repositories, so no
- * budget may leave a real repository out in silence: every directory is
- * looked at up to the bounds below, and a workspace beyond them is refused
- * with a message saying so (git: off runs it unprotected).  Found by
- * review: a first version listed the 256 oldest directories, and a command
- * can renew a directory's ctime. */
-/* `path/.git` is there: protect it as a repository, or, if git would not
- * take it for one (a .git file naming nothing, or a writable root), keep
- * the name itself (whole mode) so it cannot become one.  Never an error
- * but ENOMEM: one stray file must not stop every later run. */
+/* The repository at root/.git, as the policy's git: mode asks; -errno
+ * where .git is one git would not use. */
+static int protect_repo(struct protect_scan *s, const char *root)
+{
+        _cleanup_(git_repo_done) struct git_repo g = { .root = root };
+        int r = find_repo(s, &g);
+
+        if (r == -ENOENT)
+                /* No repository: in whole mode .git itself may not be created
+                 * (a repository made by the command could carry hooks). */
+                return git_whole(s) ? scan_add_joined(s, root, ".git") : 0;
+        if (r < 0)
+                return r;
+        if (git_whole(s))
+                return protect_whole(s, &g);
+        r = repo_unreadable(&g);
+        if (r != 0)
+                return r < 0 ? r : protect_whole(s, &g);
+        return protect_surfaces(s, &g);
+}
+
+/* A .git git would not use (a .git file naming nothing, or a writable
+ * root; one a command made where there was none): its name only, in whole
+ * mode so that it cannot become one, and never a run that cannot start
+ * (found by review). */
+static int not_a_repo(struct protect_scan *s, const char *path, int err)
+{
+        core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", path, strerror(-err));
+        return git_whole(s) ? scan_add_joined(s, path, ".git") : 0;
+}
+
+/* ---- repositories below a root ------------------------------------------ */
+
+/* `path/.git` is there: protect it as a repository, or as not_a_repo
+ * does.  Never an error but ENOMEM and the bound. */
 static int nested_repo(struct protect_scan *s, const char *path)
 {
         int r;
@@ -462,7 +535,7 @@ static int nested_repo(struct protect_scan *s, const char *path)
                          "unprotected", s->nested.root, NESTED_REPOS, s->nested.repos, path);
                 return -E2BIG;
         }
-        r = protect_git(s, path);
+        r = protect_repo(s, path);
         if (r >= 0) {
                 s->nested.repos++;
                 return r;
@@ -470,12 +543,11 @@ static int nested_repo(struct protect_scan *s, const char *path)
         if (r == -ENOMEM || r == -E2BIG)
                 return r;
         s->nested.junk++;
-        core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", path, strerror(-r));
-        return s->policy->git == CORE_GIT_WHOLE ? scan_add_joined(s, path, ".git") : 0;
+        return not_a_repo(s, path, r);
 }
 
 /* A directory of `dfd` (no symlink), and whether it has a .git entry (a
- * symlinked .git too: git follows it, and protect_git resolves it). */
+ * symlinked .git too: git follows it, and find_gitdir resolves it). */
 static int look_at(int dfd, const char *name, bool *ret_git)
 {
         struct stat g;
@@ -487,9 +559,58 @@ static int look_at(int dfd, const char *name, bool *ret_git)
         return fd;
 }
 
+/* Never gone into: a repository's own insides, and JavaScript packages
+ * (thousands of directories, none a repository git works in). */
 static bool skipped_name(const char *n)
 {
         return streq(n, ".") || streq(n, "..") || streq(n, ".git") || streq(n, "node_modules");
+}
+
+/* d_type rules out what is surely no directory; where it is missing (not
+ * POSIX) or unknown, the open in look_at tells. */
+static bool maybe_dir(const struct dirent *e)
+{
+#ifdef DT_DIR
+        return e->d_type == DT_DIR || e->d_type == DT_UNKNOWN;
+#else
+        (void) e;
+        return true;
+#endif
+}
+
+static int too_many_dirs(const struct protect_scan *s)
+{
+        core_log(STK_LOG_ERROR, "%s: more than %d directories in its first two levels; stockade looks through at "
+                 "most that many for repositories to protect (narrow the workspace, or git: off to run it "
+                 "unprotected)", s->nested.root, NESTED_ENTRIES);
+        return -E2BIG;
+}
+
+static int scan_level(struct protect_scan *s, const char *dir, unsigned depth);
+
+/* One entry of a level: a directory counts against the bound, is
+ * protected if it holds a .git, and is gone into at the first level. */
+static int scan_entry(struct protect_scan *s, int dfd, const char *dir, const char *name, unsigned depth)
+{
+        _cleanup_free_ char *sub = join(dir, name);
+        bool git = false;
+        int fd, r = 0;
+
+        if (!sub)
+                return -ENOMEM;
+        fd = look_at(dfd, name, &git);
+        if (fd == -EACCES || fd == -EPERM)
+                return unreadable_dir(s, sub, -fd);
+        if (fd < 0)
+                return 0;
+        close(fd);
+        if (++s->nested.entries > NESTED_ENTRIES)
+                return too_many_dirs(s);
+        if (git)
+                r = nested_repo(s, sub);
+        if (r >= 0 && depth < 2)
+                r = scan_level(s, sub, depth + 1);
+        return r;
 }
 
 static int scan_level(struct protect_scan *s, const char *dir, unsigned depth)
@@ -502,53 +623,28 @@ static int scan_level(struct protect_scan *s, const char *dir, unsigned depth)
                 return unreadable_dir(s, dir, errno);
         d = fdopendir(dfd);
         if (!d) {
+                r = -errno;
                 close(dfd);
-                return -errno;
+                return r;
         }
-        while (r >= 0 && (e = readdir(d))) {
-                _cleanup_free_ char *sub = NULL;
-                bool git = false;
-                int fd;
-
-                if (skipped_name(e->d_name))
-                        continue;
-#ifdef DT_DIR /* not POSIX: where it is missing, the open below tells */
-                if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
-                        continue;
-#endif
-                fd = look_at(dirfd(d), e->d_name, &git);
-                if (fd == -EACCES || fd == -EPERM) {
-                        _cleanup_free_ char *locked = NULL;
-                        if (asprintf(&locked, "%s/%s", streq(dir, "/") ? "" : dir, e->d_name) < 0) {
-                                r = -ENOMEM;
-                                break;
-                        }
-                        r = unreadable_dir(s, locked, -fd);
-                        continue;
-                }
-                if (fd < 0)
-                        continue;
-                close(fd);
-                if (++s->nested.entries > NESTED_ENTRIES) {
-                        core_log(STK_LOG_ERROR, "%s: more than %d directories in its first two levels; stockade "
-                                 "looks through at most that many for repositories to protect (narrow the "
-                                 "workspace, or git: off to run it unprotected)", s->nested.root, NESTED_ENTRIES);
-                        r = -E2BIG;
-                        break;
-                }
-                if (asprintf(&sub, "%s/%s", streq(dir, "/") ? "" : dir, e->d_name) < 0) {
-                        r = -ENOMEM;
-                        break;
-                }
-                if (git)
-                        r = nested_repo(s, sub);
-                if (r >= 0 && depth < 2)
-                        r = scan_level(s, sub, depth + 1);
-        }
+        while (r >= 0 && (e = readdir(d)))
+                if (!skipped_name(e->d_name) && maybe_dir(e))
+                        r = scan_entry(s, dirfd(d), dir, e->d_name, depth);
         closedir(d);
         return r;
 }
 
+/* Repositories below a writable root (a workspace holding several clones,
+ * a vendored one): git runs their hooks and reads their config when work
+ * happens in them, so they get the root's own protection (fs_bwrap also
+ * pins the directories above each, so none can be renamed away and
+ * replaced).  Two levels down, no symlink followed, never into a .git or
+ * node_modules.  A command can make directories and repositories, so no
+ * budget may leave a real repository out in silence: every directory is
+ * looked at up to the bounds, and a workspace beyond them is refused with
+ * a message saying so (git: off runs it unprotected).  Found by review: a
+ * first version listed the 256 oldest directories, and a command can renew
+ * a directory's ctime. */
 static int protect_nested(struct protect_scan *s, const char *root)
 {
         s->nested.root = root;
@@ -603,14 +699,9 @@ int core_protect_paths(const struct core_policy *p, char ***ret)
                 if (streq(root, "/"))
                         continue; /* no sandbox for writes: nothing to protect inside */
                 if (p->git != CORE_GIT_OFF) {
-                        r = protect_git(&s, root);
-                        if (r < 0 && r != -ENOMEM) {
-                                /* a .git git would not use (one a command made where
-                                 * there was none, under surfaces): its name only,
-                                 * never a run that cannot start (found by review) */
-                                core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", root, strerror(-r));
-                                r = p->git == CORE_GIT_WHOLE ? scan_add_joined(&s, root, ".git") : 0;
-                        }
+                        r = protect_repo(&s, root);
+                        if (r < 0 && r != -ENOMEM)
+                                r = not_a_repo(&s, root, r);
                         if (r >= 0)
                                 r = protect_nested(&s, root);
                 }
