@@ -55,11 +55,19 @@ static const char *const protect_defaults[] = {
  * in struct git_repo.  A step that reads a repository's own git config
  * for the paths it names (core.hooksPath, include.path, includeIf, filter,
  * diff and merge drivers, credential.helper) is one more call in
- * protect_repo, with both.
+ * protect_repo, with both; one that protects stockade's own config and
+ * state directories, a call in protect_root that starts from `env`.
  */
 struct protect_scan {
         const struct core_policy *policy;
         char **paths;           /* the result: NULL-terminated, in the order found, each once */
+
+        /* $HOME and git's XDG config directory, canonical, looked up on
+         * first use (resolve_env).  home NULL: no home to speak of. */
+        struct {
+                bool resolved;
+                char *home, *xdg;
+        } env;
 
         /* The writable root whose nested repositories are being looked
          * for, and what that scan has spent of its bounds (protect_nested). */
@@ -85,6 +93,13 @@ static void git_repo_done(struct git_repo *g)
 {
         free(g->gitdir);
         free(g->common);
+}
+
+static void protect_scan_done(struct protect_scan *s)
+{
+        strv_free(s->paths);
+        free(s->env.home);
+        free(s->env.xdg);
 }
 
 static bool git_whole(const struct protect_scan *s)
@@ -652,33 +667,51 @@ static int protect_nested(struct protect_scan *s, const char *root)
         return scan_level(s, root, 1);
 }
 
-/* The user's own startup files when a writable root holds them: the
- * built-in names at $HOME too when HOME is below the root (write: [/home]),
- * and git's XDG config wherever a root holds it (~/.config/git/config: a
- * core.fsmonitor there runs on the user's next git status, found by
- * review).  Paths as the environment names them, made canonical. */
-static int protect_home(struct protect_scan *s, const char *root)
+/* ---- the user's startup files ------------------------------------------- */
+
+/* $HOME and $XDG_CONFIG_HOME (else ~/.config) as the environment names
+ * them, made canonical, once a run. */
+static int resolve_env(struct protect_scan *s)
 {
-        _cleanup_free_ char *home = NULL, *xdg = NULL, *raw = NULL;
+        _cleanup_free_ char *home = NULL, *raw = NULL;
         const char *h = getenv("HOME"), *x = getenv("XDG_CONFIG_HOME");
+
+        if (s->env.resolved)
+                return 0;
+        if (!h || h[0] != '/' || path_canonicalize(h, &home) < 0) {
+                s->env.resolved = true;
+                return 0; /* no home to speak of */
+        }
+        raw = x && x[0] == '/' ? strdup(x) : join(home, ".config");
+        if (!raw || path_canonicalize(raw, &s->env.xdg) < 0)
+                return -ENOMEM;
+        s->env.home = TAKE_PTR(home);
+        s->env.resolved = true;
+        return 0;
+}
+
+static int protect_names(struct protect_scan *s, const char *dir)
+{
         int r = 0;
 
-        if (!h || h[0] != '/' || path_canonicalize(h, &home) < 0)
-                return 0; /* no home to speak of */
-        if (x && x[0] == '/')
-                raw = strdup(x);
-        else if (asprintf(&raw, "%s/.config", home) < 0)
-                raw = NULL;
-        if (!raw || path_canonicalize(raw, &xdg) < 0)
-                return -ENOMEM;
-        if (stk_path_beneath(home, root) && !streq(home, root))
-                for (size_t k = 0; r >= 0 && protect_defaults[k]; k++)
-                        r = scan_add_joined(s, home, protect_defaults[k]);
-        /* Both: git reads $XDG_CONFIG_HOME/git/config, or ~/.config/git/config
-         * where that is unset, and the user's next shell may differ from ours. */
+        for (size_t k = 0; r >= 0 && protect_defaults[k]; k++)
+                r = scan_add_joined(s, dir, protect_defaults[k]);
+        return r;
+}
+
+/* git's config and attributes in its XDG directory wherever a root holds
+ * it (~/.config/git/config: a core.fsmonitor there runs on the user's next
+ * git status, found by review).  Both places: git reads
+ * $XDG_CONFIG_HOME/git/config, or ~/.config/git/config where that is unset,
+ * and the user's next shell may differ from ours. */
+static int protect_git_xdg(struct protect_scan *s, const char *root)
+{
+        int r = 0;
+
         for (int k = 0; r >= 0 && k < 2; k++) {
-                _cleanup_free_ char *git = NULL;
-                if (k == 0 ? asprintf(&git, "%s/git", xdg) < 0 : asprintf(&git, "%s/.config/git", home) < 0)
+                _cleanup_free_ char *git = k == 0 ? join(s->env.xdg, "git") : join(s->env.home, ".config/git");
+
+                if (!git)
                         return -ENOMEM;
                 if (!stk_path_beneath(git, root))
                         continue;
@@ -689,33 +722,62 @@ static int protect_home(struct protect_scan *s, const char *root)
         return r;
 }
 
+/* The user's own startup files when a writable root holds them: the
+ * built-in names at $HOME too when HOME is below the root (write: [/home]),
+ * and git's XDG config (protect_git_xdg). */
+static int protect_home(struct protect_scan *s, const char *root)
+{
+        int r = resolve_env(s);
+
+        if (r < 0 || !s->env.home)
+                return r;
+        if (stk_path_strictly_beneath(s->env.home, root))
+                r = protect_names(s, s->env.home);
+        return r < 0 ? r : protect_git_xdg(s, root);
+}
+
+/* ---- the policy --------------------------------------------------------- */
+
+/* The root's own repository, then those below it.  At the top a .git git
+ * would not use is not_a_repo's too (one a command made where there was
+ * none): never a run that cannot start. */
+static int protect_root_git(struct protect_scan *s, const char *root)
+{
+        int r = protect_repo(s, root);
+
+        if (r < 0 && r != -ENOMEM)
+                r = not_a_repo(s, root, r);
+        return r < 0 ? r : protect_nested(s, root);
+}
+
+/* What one writable root holds: its repositories, the built-in names, the
+ * user's files when it holds them, the policy's `protect:` names. */
+static int protect_root(struct protect_scan *s, const char *root)
+{
+        const struct core_policy *p = s->policy;
+        int r = 0;
+
+        if (p->git != CORE_GIT_OFF)
+                r = protect_root_git(s, root);
+        if (r >= 0 && p->protect_defaults)
+                r = protect_names(s, root);
+        if (r >= 0 && p->protect_defaults)
+                r = protect_home(s, root);
+        for (size_t k = 0; r >= 0 && k < p->protect.n; k++)
+                r = scan_add_joined(s, root, p->protect.items[k].value);
+        return r;
+}
+
 int core_protect_paths(const struct core_policy *p, char ***ret)
 {
-        struct protect_scan s = { .policy = p, .paths = calloc(1, sizeof(char *)) };
+        _cleanup_(protect_scan_done) struct protect_scan s = { .policy = p, .paths = calloc(1, sizeof(char *)) };
         int r = s.paths ? 0 : -ENOMEM;
 
-        for (size_t i = 0; r >= 0 && i < p->write.n; i++) {
-                const char *root = p->write.items[i].value;
-                if (streq(root, "/"))
-                        continue; /* no sandbox for writes: nothing to protect inside */
-                if (p->git != CORE_GIT_OFF) {
-                        r = protect_repo(&s, root);
-                        if (r < 0 && r != -ENOMEM)
-                                r = not_a_repo(&s, root, r);
-                        if (r >= 0)
-                                r = protect_nested(&s, root);
-                }
-                for (size_t k = 0; r >= 0 && p->protect_defaults && protect_defaults[k]; k++)
-                        r = scan_add_joined(&s, root, protect_defaults[k]);
-                if (r >= 0 && p->protect_defaults)
-                        r = protect_home(&s, root);
-                for (size_t k = 0; r >= 0 && k < p->protect.n; k++)
-                        r = scan_add_joined(&s, root, p->protect.items[k].value);
-        }
-        if (r < 0) {
-                strv_free(s.paths);
+        for (size_t i = 0; r >= 0 && i < p->write.n; i++)
+                if (!streq(p->write.items[i].value, "/")) /* no sandbox for writes: nothing to protect inside */
+                        r = protect_root(&s, p->write.items[i].value);
+        if (r < 0)
                 return r;
-        }
-        *ret = s.paths;
+        *ret = TAKE_PTR(s.paths);
         return 0;
 }
