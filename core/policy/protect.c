@@ -2,14 +2,18 @@
 /*
  * Protected paths (DESIGN.md): code-execution surfaces that stay read-only
  * inside every writable root, whether or not they exist yet (an absent one
- * must not become creatable).  Only the top of each writable root is
- * considered: nested repositories are not searched (stockade.yaml(5)).
+ * must not become creatable).  Each root's own repository, those up to two
+ * levels below it, their submodules and linked worktrees, the built-in
+ * names, `protect:` names, and the user's startup files where a root holds
+ * them (stockade.yaml(5)).
+ *
+ * Every step takes the run's state, struct protect_scan, and adds what it
+ * finds with scan_add(); nothing is kept between runs.
  */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "policy.h"
 #include "util/util.h"
@@ -35,219 +39,127 @@ static const char *const protect_defaults[] = {
         NULL,
 };
 
-static int push_joined(char ***v, const char *dir, const char *name)
+/* The bounds of the scans.  A command can make directories and
+ * repositories, so what a bound leaves out is never silence: it is kept
+ * read-only whole, or the run is refused with a message (each use says
+ * which, and why). */
+#define NESTED_ENTRIES 16384    /* directories looked at in a root's first two levels */
+#define NESTED_REPOS 256        /* .git entries below one root */
+#define MODULES_DEPTH 8         /* levels of a submodule name (x/y/z) and of nesting */
+#define MODULES_MAX 256         /* submodule repositories in one repository */
+
+/*
+ * One run of core_protect_paths, passed to every step: the policy (read
+ * only here), the list being built, and what the bounded scans have spent.
+ * State of the run goes here; what a step learns of one repository goes
+ * in struct git_repo.  A step that reads a repository's own git config
+ * for the paths it names (core.hooksPath, include.path, includeIf, filter,
+ * diff and merge drivers, credential.helper) is one more call in
+ * protect_repo, with both; one that protects stockade's own config and
+ * state directories, a call in protect_root that starts from `env`.
+ */
+struct protect_scan {
+        const struct core_policy *policy;
+        char **paths;           /* the result: NULL-terminated, in the order found, each once */
+
+        /* $HOME and git's XDG config directory, canonical, looked up on
+         * first use (resolve_env).  home NULL: no home to speak of. */
+        struct {
+                bool resolved;
+                char *home, *xdg;
+        } env;
+
+        /* The writable root whose nested repositories are being looked
+         * for, and what that scan has spent of its bounds (protect_nested). */
+        struct {
+                const char *root;
+                unsigned entries, repos, junk; /* junk: .git entries git would not use */
+        } nested;
+
+        /* Submodule repositories the current repository may still have
+         * looked at (protect_modules). */
+        unsigned modules_left;
+};
+
+/* A repository as git would see it from `root` (find_repo). */
+struct git_repo {
+        const char *root;       /* the directory holding .git */
+        char *gitdir;           /* .git itself, or where its pointer or link leads */
+        char *common;           /* where hooks and config come from: gitdir, or what its commondir names */
+        bool pointer;           /* .git is a "gitdir:" file (a linked worktree) */
+};
+
+static void git_repo_done(struct git_repo *g)
+{
+        free(g->gitdir);
+        free(g->common);
+}
+
+static void protect_scan_done(struct protect_scan *s)
+{
+        strv_free(s->paths);
+        free(s->env.home);
+        free(s->env.xdg);
+}
+
+static bool git_whole(const struct protect_scan *s)
+{
+        return s->policy->git == CORE_GIT_WHOLE;
+}
+
+/* dir/name, without a doubled slash under "/"; NULL: out of memory. */
+static char *join(const char *dir, const char *name)
 {
         char *p;
 
-        if (asprintf(&p, "%s/%s", streq(dir, "/") ? "" : dir, name) < 0)
-                return -ENOMEM;
-        if (strv_contains((const char *const *) *v, p)) {
-                free(p);
-                return 0;
-        }
-        return strv_push_take(v, p);
+        return asprintf(&p, "%s/%s", streq(dir, "/") ? "" : dir, name) < 0 ? NULL : p;
 }
 
-/* Read "gitdir: X" / a commondir file and resolve X against base. */
-static int read_pointer(const char *file, const char *prefix, const char *base, char **ret)
+/* Each path once: two roots, or a pointer and what it names, may reach the
+ * same one. */
+static int scan_add(struct protect_scan *s, const char *path)
 {
-        char buf[4096], *joined = NULL;
-        /* Not blocking, and only a regular file: a fifo a command left as
-         * commondir would hang every later run (found by review). */
-        int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
-        struct stat st;
-        ssize_t n;
-        int r;
-
-        if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                close(fd);
-                return -EINVAL;
-        }
-        n = read(fd, buf, sizeof(buf) - 1);
-        close(fd);
-        if (n < 0)
-                return -EIO;
-        buf[n] = '\0';
-        buf[strcspn(buf, "\r\n")] = '\0';
-        if (strncmp(buf, prefix, strlen(prefix)) != 0)
-                return -EINVAL;
-        const char *target = buf + strlen(prefix);
-        if (target[0] == '/')
-                joined = strdup(target);
-        else if (asprintf(&joined, "%s/%s", base, target) < 0)
-                joined = NULL;
-        if (!joined)
-                return -ENOMEM;
-        r = path_canonicalize(joined, ret);
-        free(joined);
-        return r;
+        return strv_contains((const char *const *) s->paths, path) ? 0 : strv_push(&s->paths, path);
 }
 
-/* The writable roots of the policy being protected (core_protect_paths). */
-static const struct core_policy *current;
-
-/* A "gitdir:" pointer names a directory that becomes protected: one the
- * command wrote (a .git file it made) could name any directory, a writable
- * root itself (the whole workspace read-only from the next run on, found by
- * review).  Only a directory git would take for a repository (a HEAD file)
- * and that holds no writable root is taken. */
-static int plausible_gitdir(const char *gitdir)
+static int scan_add_joined(struct protect_scan *s, const char *dir, const char *name)
 {
-        _cleanup_free_ char *head = NULL;
+        _cleanup_free_ char *p = join(dir, name);
+
+        return p ? scan_add(s, p) : -ENOMEM;
+}
+
+/* Only if it exists: the mask of a missing name is an empty directory,
+ * which git cannot read as one of these files. */
+static int scan_add_existing(struct protect_scan *s, const char *dir, const char *name)
+{
+        _cleanup_free_ char *p = join(dir, name);
         struct stat st;
 
-        if (asprintf(&head, "%s/HEAD", gitdir) < 0)
+        if (!p)
                 return -ENOMEM;
-        if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode))
-                return -ENOTDIR;
-        for (size_t i = 0; current && i < current->write.n; i++)
-                if (stk_path_beneath(current->write.items[i].value, gitdir))
-                        return -ELOOP;
-        return 0;
+        return lstat(p, &st) == 0 ? scan_add(s, p) : 0;
 }
 
-/* The repository's gitdir and common dir (a linked worktree's .git is a
- * "gitdir:" pointer file; its hooks and config live in the common dir). */
-static int find_gitdirs(const char *root, char **ret_gitdir, char **ret_common, bool *ret_pointer)
+/* A directory that cannot be looked into (err: the errno of the open).
+ * Gone, not a directory, a loop: nothing to protect there, said at debug
+ * level (an error would let a command stop every later run with one
+ * symlink, found by review).  No permission: the command may have made it
+ * so (chmod 000 on .git/modules or on vendor/ in one run, to have nothing
+ * protected below it in the next and chmod it back): the whole directory
+ * is kept read-only instead, which also keeps its mode as it is. */
+static int unreadable_dir(struct protect_scan *s, const char *dir, int err)
 {
-        _cleanup_free_ char *dotgit = NULL, *commondir_file = NULL;
-        char *gitdir = NULL, *common = NULL;
-        struct stat st;
-        int r;
-
-        if (asprintf(&dotgit, "%s/.git", root) < 0)
+        if (err == ENOMEM)
                 return -ENOMEM;
-        if (lstat(dotgit, &st) < 0)
-                return -errno;
-        if (S_ISDIR(st.st_mode))
-                gitdir = strdup(dotgit);
-        else if (S_ISLNK(st.st_mode)) {
-                /* Google's repo tool: .git -> ../.repo/projects/x.git.  git
-                 * follows it, so the protection goes to where it points
-                 * (the link itself is the command's to replace: mounts
-                 * follow links, stockade.yaml(5)). */
-                r = path_canonicalize(dotgit, &gitdir);
-                if (r >= 0 && (stat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode)))
-                        r = -ENOENT;
-                if (r >= 0)
-                        r = plausible_gitdir(gitdir);
-                if (r < 0) {
-                        free(gitdir);
-                        return r;
-                }
-        } else if (S_ISREG(st.st_mode)) {
-                r = read_pointer(dotgit, "gitdir: ", root, &gitdir);
-                if (r < 0)
-                        return r;
-                r = plausible_gitdir(gitdir);
-                if (r < 0) {
-                        free(gitdir);
-                        return r;
-                }
-        } else
-                return -ENOENT;
-        if (!gitdir || asprintf(&commondir_file, "%s/commondir", gitdir) < 0) {
-                free(gitdir);
-                return -ENOMEM;
-        }
-        r = read_pointer(commondir_file, "", gitdir, &common);
-        if (r >= 0 && plausible_gitdir(common) < 0)
-                r = -ENOTDIR, free(common), common = NULL;
-        if (r < 0)
-                common = strdup(gitdir);
-        if (!common) {
-                free(gitdir);
-                return -ENOMEM;
-        }
-        *ret_gitdir = gitdir;
-        *ret_common = common;
-        *ret_pointer = S_ISREG(st.st_mode);
-        return 0;
-}
-
-/* Submodules keep their repositories in <gitdir>/modules/<name>, where the
- * name may hold slashes (modules/x/y/z for a submodule at x/y/z) and nested
- * ones go on in .../modules/<name>/modules/<name>: git runs their hooks and
- * reads their config when it works in a submodule, so under `git:
- * surfaces` those are surfaces too.  A directory with a HEAD is a
- * repository; one without is part of a name, and gone into.  A missing
- * hooks directory is masked as an empty one, which git reads as no hooks.
- * Bounded, and what the bound leaves out is an error, not silence: a
- * command could otherwise make 200 names to hide the 201st (found by
- * review). */
-/* A directory that cannot be looked into.  Gone, not a directory, a loop:
- * nothing to protect there, said at debug level (an error would let a
- * command stop every later run with one symlink, found by review).  No
- * permission: the command may have made it so (chmod 000 on .git/modules or
- * on vendor/ in one run, to have nothing protected below it in the next and
- * chmod it back): the whole directory is kept read-only instead, which also
- * keeps its mode as it is. */
-static int unreadable_dir(const char *dir, char ***v)
-{
-        if (errno == ENOMEM)
-                return -ENOMEM;
-        if (errno == EACCES || errno == EPERM) {
+        if (err == EACCES || err == EPERM) {
                 core_log(STK_LOG_WARNING, "%s cannot be read, so what it holds cannot be looked through: it is kept "
                          "read-only as a whole", dir);
-                return strv_contains((const char *const *) *v, dir) ? 0 : strv_push(v, dir);
+                return scan_add(s, dir);
         }
-        if (errno != ENOENT)
-                core_log(STK_LOG_DEBUG, "%s: not looked into: %s", dir, strerror(errno));
+        if (err != ENOENT)
+                core_log(STK_LOG_DEBUG, "%s: not looked into: %s", dir, strerror(err));
         return 0;
-}
-
-#define MODULES_DEPTH 8
-#define MODULES_MAX 256
-static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *budget)
-{
-        struct dirent *e;
-        DIR *d;
-        int r = 0;
-
-        if (depth > MODULES_DEPTH) {
-                /* not looked through: then kept read-only whole (an error would
-                 * let one mkdir -p stop every later run, found by review) */
-                core_log(STK_LOG_WARNING, "%s: submodule names deeper than %d levels; kept read-only as a whole",
-                         dir, MODULES_DEPTH);
-                return strv_contains((const char *const *) *v, dir) ? 0 : strv_push(v, dir);
-        }
-        d = opendir(dir);
-        if (!d)
-                return unreadable_dir(dir, v);
-        while (r >= 0 && (e = readdir(d))) {
-                _cleanup_free_ char *sub = NULL, *head = NULL, *nested = NULL;
-                struct stat st;
-
-                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
-                        continue;
-                if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0 || asprintf(&head, "%s/HEAD", sub) < 0 ||
-                    asprintf(&nested, "%s/modules", sub) < 0) {
-                        r = -ENOMEM;
-                        break;
-                }
-                if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
-                        continue;
-                if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode)) {
-                        r = scan_modules(sub, v, depth + 1, budget); /* a part of a name */
-                        continue;
-                }
-                if (*budget == 0) {
-                        core_log(STK_LOG_WARNING, "%s: more than %d submodule repositories; the rest of %s is kept "
-                                 "read-only as a whole", dir, MODULES_MAX, dir);
-                        r = strv_contains((const char *const *) *v, dir) ? 0 : strv_push(v, dir);
-                        break;
-                }
-                (*budget)--;
-                r = push_joined(v, sub, "hooks");
-                if (r >= 0)
-                        r = push_joined(v, sub, "config");
-                if (r >= 0)
-                        r = scan_modules(nested, v, depth + 1, budget);
-        }
-        closedir(d);
-        return r;
 }
 
 /* <dir>/<name>, made canonical: a symlinked .git/modules must not give
@@ -255,120 +167,327 @@ static int scan_modules(const char *dir, char ***v, unsigned depth, unsigned *bu
  * what is above an island: found by review).  NULL where it cannot be. */
 static char *canonical_sub(const char *dir, const char *name)
 {
-        _cleanup_free_ char *p = NULL;
+        _cleanup_free_ char *p = join(dir, name);
         char *c = NULL;
 
-        if (asprintf(&p, "%s/%s", dir, name) < 0 || path_canonicalize(p, &c) < 0)
-                return NULL;
-        return c;
+        return p && path_canonicalize(p, &c) >= 0 ? c : NULL;
 }
 
-static int protect_modules(const char *gitdir, char ***v)
-{
-        _cleanup_free_ char *dir = canonical_sub(gitdir, "modules");
-        unsigned budget = MODULES_MAX;
+/* ---- .git pointers ------------------------------------------------------ */
 
-        return dir ? scan_modules(dir, v, 0, &budget) : 0; /* gitdir itself was readable (protect_git) */
+/* The first line of a regular file.  Not blocking, and only a regular
+ * file: a fifo a command left as commondir would hang every later run
+ * (found by review). */
+static int read_first_line(const char *file, char *buf, size_t size)
+{
+        _cleanup_close_ int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        ssize_t n;
+
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+                return -EINVAL;
+        n = read(fd, buf, size - 1);
+        if (n < 0)
+                return -EIO;
+        buf[n] = '\0';
+        buf[strcspn(buf, "\r\n")] = '\0';
+        return 0;
 }
 
-/* Only if it exists: the mask of a missing name is an empty directory,
- * which git cannot read as one of these files. */
-static int push_existing(char ***v, const char *dir, const char *name)
+/* Read "gitdir: X" / a commondir file and resolve X against base. */
+static int read_pointer(const char *file, const char *prefix, const char *base, char **ret)
 {
-        _cleanup_free_ char *p = NULL;
+        _cleanup_free_ char *joined = NULL;
+        char buf[4096];
+        int r = read_first_line(file, buf, sizeof(buf));
+
+        if (r < 0)
+                return r;
+        if (strncmp(buf, prefix, strlen(prefix)) != 0)
+                return -EINVAL;
+        const char *target = buf + strlen(prefix);
+        joined = target[0] == '/' ? strdup(target) : join(base, target);
+        if (!joined)
+                return -ENOMEM;
+        return path_canonicalize(joined, ret);
+}
+
+/* A "gitdir:" pointer names a directory that becomes protected: one the
+ * command wrote (a .git file it made) could name any directory, a writable
+ * root itself (the whole workspace read-only from the next run on, found by
+ * review).  Only a directory git would take for a repository (a HEAD file)
+ * and that holds no writable root is taken. */
+static int plausible_gitdir(const struct protect_scan *s, const char *gitdir)
+{
+        _cleanup_free_ char *head = join(gitdir, "HEAD");
         struct stat st;
 
-        if (asprintf(&p, "%s/%s", dir, name) < 0)
+        if (!head)
                 return -ENOMEM;
-        return lstat(p, &st) == 0 ? push_joined(v, dir, name) : 0;
+        if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode))
+                return -ENOTDIR;
+        for (size_t i = 0; i < s->policy->write.n; i++)
+                if (stk_path_beneath(s->policy->write.items[i].value, gitdir))
+                        return -ELOOP;
+        return 0;
+}
+
+/* Google's repo tool: .git -> ../.repo/projects/x.git.  git follows it, so
+ * the protection goes to where it points (the link itself is the command's
+ * to replace: mounts follow links, stockade.yaml(5)). */
+static int follow_dotgit_link(const struct protect_scan *s, const char *dotgit, char **ret)
+{
+        _cleanup_free_ char *gitdir = NULL;
+        struct stat st;
+        int r = path_canonicalize(dotgit, &gitdir);
+
+        if (r < 0)
+                return r;
+        if (stat(gitdir, &st) < 0 || !S_ISDIR(st.st_mode))
+                return -ENOENT;
+        r = plausible_gitdir(s, gitdir);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(gitdir);
+        return 0;
+}
+
+/* A linked worktree's .git: a "gitdir:" file, relative to the worktree. */
+static int read_dotgit_file(const struct protect_scan *s, const char *root, const char *dotgit, char **ret)
+{
+        _cleanup_free_ char *gitdir = NULL;
+        int r = read_pointer(dotgit, "gitdir: ", root, &gitdir);
+
+        if (r >= 0)
+                r = plausible_gitdir(s, gitdir);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(gitdir);
+        return 0;
+}
+
+/* The gitdir root/.git leads to: -ENOENT where there is none git would use. */
+static int find_gitdir(const struct protect_scan *s, struct git_repo *g)
+{
+        _cleanup_free_ char *dotgit = join(g->root, ".git");
+        struct stat st;
+        int r;
+
+        if (!dotgit)
+                return -ENOMEM;
+        if (lstat(dotgit, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode)) {
+                g->gitdir = TAKE_PTR(dotgit);
+                return 0;
+        }
+        if (S_ISLNK(st.st_mode))
+                return follow_dotgit_link(s, dotgit, &g->gitdir);
+        if (!S_ISREG(st.st_mode))
+                return -ENOENT; /* a fifo, a socket: git takes none for a repository */
+        r = read_dotgit_file(s, g->root, dotgit, &g->gitdir);
+        g->pointer = r >= 0;
+        return r;
+}
+
+/* Where hooks and config come from: what the gitdir's commondir names (a
+ * linked worktree's), if git would take it for a repository, else the
+ * gitdir itself. */
+static int find_common(const struct protect_scan *s, struct git_repo *g)
+{
+        _cleanup_free_ char *file = join(g->gitdir, "commondir");
+        char *common = NULL;
+
+        if (!file)
+                return -ENOMEM;
+        if (read_pointer(file, "", g->gitdir, &common) >= 0 && plausible_gitdir(s, common) < 0) {
+                free(common);
+                common = NULL;
+        }
+        g->common = common ? common : strdup(g->gitdir);
+        return g->common ? 0 : -ENOMEM;
+}
+
+/* The repository's gitdir and common dir (a linked worktree's .git is a
+ * "gitdir:" pointer file; its hooks and config live in the common dir). */
+static int find_repo(const struct protect_scan *s, struct git_repo *g)
+{
+        int r = find_gitdir(s, g);
+
+        return r < 0 ? r : find_common(s, g);
+}
+
+/* ---- one repository ----------------------------------------------------- */
+
+static int scan_modules(struct protect_scan *s, const char *dir, unsigned depth);
+
+/* What each_subdir calls for every directory `sub` in `dir`: < 0 an error,
+ * > 0 stops the walk of `dir` (and of it alone), 0 goes on. */
+typedef int (*subdir_fn)(struct protect_scan *s, const char *dir, const char *sub, unsigned depth);
+
+/* fn for each directory in dir (not a symlink to one). */
+static int each_subdir(struct protect_scan *s, const char *dir, unsigned depth, subdir_fn fn)
+{
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        int r = 0;
+
+        if (!d)
+                return unreadable_dir(s, dir, errno);
+        while (r == 0 && (e = readdir(d))) {
+                _cleanup_free_ char *sub = NULL;
+                struct stat st;
+
+                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
+                        continue;
+                sub = join(dir, e->d_name);
+                if (!sub)
+                        r = -ENOMEM;
+                else if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+                        r = fn(s, dir, sub, depth);
+        }
+        closedir(d);
+        return r < 0 ? r : 0;
+}
+
+/* A submodule repository `sub` in `dir`: its hooks and config, and its own
+ * submodules.  Beyond the budget, the rest of `dir` is kept read-only whole
+ * and its walk stops. */
+static int modules_repo(struct protect_scan *s, const char *dir, const char *sub, unsigned depth)
+{
+        _cleanup_free_ char *nested = join(sub, "modules");
+        int r;
+
+        if (!nested)
+                return -ENOMEM;
+        if (s->modules_left == 0) {
+                core_log(STK_LOG_WARNING, "%s: more than %d submodule repositories; the rest of %s is kept "
+                         "read-only as a whole", dir, MODULES_MAX, dir);
+                r = scan_add(s, dir);
+                return r < 0 ? r : 1;
+        }
+        s->modules_left--;
+        r = scan_add_joined(s, sub, "hooks");
+        if (r >= 0)
+                r = scan_add_joined(s, sub, "config");
+        if (r >= 0)
+                r = scan_modules(s, nested, depth + 1);
+        return r;
+}
+
+/* A directory with a HEAD is a repository; one without is part of a name
+ * (modules/x/y for a submodule at x/y), and gone into. */
+static int modules_entry(struct protect_scan *s, const char *dir, const char *sub, unsigned depth)
+{
+        _cleanup_free_ char *head = join(sub, "HEAD");
+        struct stat st;
+
+        if (!head)
+                return -ENOMEM;
+        if (lstat(head, &st) < 0 || !S_ISREG(st.st_mode))
+                return scan_modules(s, sub, depth + 1);
+        return modules_repo(s, dir, sub, depth);
+}
+
+static int scan_modules(struct protect_scan *s, const char *dir, unsigned depth)
+{
+        if (depth > MODULES_DEPTH) {
+                /* not looked through: then kept read-only whole (an error would
+                 * let one mkdir -p stop every later run, found by review) */
+                core_log(STK_LOG_WARNING, "%s: submodule names deeper than %d levels; kept read-only as a whole",
+                         dir, MODULES_DEPTH);
+                return scan_add(s, dir);
+        }
+        return each_subdir(s, dir, depth, modules_entry);
+}
+
+/* Submodules keep their repositories in <gitdir>/modules/<name>, where the
+ * name may hold slashes (modules/x/y/z for a submodule at x/y/z) and nested
+ * ones go on in .../modules/<name>/modules/<name>: git runs their hooks and
+ * reads their config when it works in a submodule, so under `git:
+ * surfaces` those are surfaces too.  A missing hooks directory is masked as
+ * an empty one, which git reads as no hooks.  Bounded, and what the bound
+ * leaves out is kept read-only, not left out in silence: a command could
+ * otherwise make 200 names to hide the 201st (found by review). */
+static int protect_modules(struct protect_scan *s, const char *common)
+{
+        _cleanup_free_ char *dir = canonical_sub(common, "modules");
+
+        if (!dir)
+                return 0; /* common itself was readable (protect_repo) */
+        s->modules_left = MODULES_MAX;
+        return scan_modules(s, dir, 0);
+}
+
+static int worktree_entry(struct protect_scan *s, const char *dir, const char *sub, unsigned depth)
+{
+        static const char *const names[] = { "commondir", "gitdir", "config.worktree" };
+        int r = 0;
+
+        for (size_t k = 0; r >= 0 && k < ELEMENTSOF(names); k++)
+                r = scan_add_existing(s, sub, names[k]);
+        return r;
 }
 
 /* Linked worktrees: <common>/worktrees/<id>/ holds each one's commondir,
  * gitdir and config.worktree; a commondir rewritten there points git, in a
  * worktree outside the workspace, at hooks of the command's making (found
  * by review). */
-static int protect_worktrees(const char *common, char ***v)
+static int protect_worktrees(struct protect_scan *s, const char *common)
 {
         _cleanup_free_ char *dir = canonical_sub(common, "worktrees");
-        struct dirent *e;
-        DIR *d;
-        int r = 0;
 
-        if (!dir)
-                return 0;
-        d = opendir(dir);
-        if (!d)
-                return unreadable_dir(dir, v);
-        while (r >= 0 && (e = readdir(d))) {
-                _cleanup_free_ char *sub = NULL;
-                struct stat st;
-
-                if (streq(e->d_name, ".") || streq(e->d_name, ".."))
-                        continue;
-                if (asprintf(&sub, "%s/%s", dir, e->d_name) < 0) {
-                        r = -ENOMEM;
-                        break;
-                }
-                if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
-                        continue;
-                r = push_existing(v, sub, "commondir");
-                if (r >= 0)
-                        r = push_existing(v, sub, "gitdir");
-                if (r >= 0)
-                        r = push_existing(v, sub, "config.worktree");
-        }
-        closedir(d);
-        return r;
+        return dir ? each_subdir(s, dir, 0, worktree_entry) : 0;
 }
 
 /* .git, its gitdir and its common dir, read-only. */
-static int protect_whole(const char *root, const char *gitdir, const char *common, char ***v)
+static int protect_whole(struct protect_scan *s, const struct git_repo *g)
 {
-        int r = push_joined(v, root, ".git");
+        int r = scan_add_joined(s, g->root, ".git");
 
-        if (r >= 0 && !strv_contains((const char *const *) *v, gitdir))
-                r = strv_push(v, gitdir);
-        if (r >= 0 && !strv_contains((const char *const *) *v, common))
-                r = strv_push(v, common);
+        if (r >= 0)
+                r = scan_add(s, g->gitdir);
+        if (r >= 0)
+                r = scan_add(s, g->common);
         return r;
 }
 
-static int protect_git(const char *root, enum core_git_protect mode, char ***v)
+/* A gitdir or common dir we cannot look into (a command's chmod 000, so
+ * that its modules and worktrees go unseen): 1, said as a warning; 0 where
+ * both can be read. */
+static int repo_unreadable(const struct git_repo *g)
 {
-        _cleanup_free_ char *gitdir = NULL, *common = NULL;
-        bool pointer = false;
-        int r = find_gitdirs(root, &gitdir, &common, &pointer);
+        const char *locked = access(g->gitdir, R_OK | X_OK) < 0 ? g->gitdir
+                             : access(g->common, R_OK | X_OK) < 0 ? g->common : NULL;
 
-        if (r == -ENOENT)
-                /* No repository: in whole mode .git itself may not be created
-                 * (a repository made by the command could carry hooks). */
-                return mode == CORE_GIT_WHOLE ? push_joined(v, root, ".git") : 0;
-        if (r < 0)
-                return r;
-        if (mode == CORE_GIT_WHOLE)
-                return protect_whole(root, gitdir, common, v);
-        /* Surfaces, but a gitdir we cannot look into (a command's chmod 000,
-         * so that its modules and worktrees go unseen): read-only whole. */
-        if (access(gitdir, R_OK | X_OK) < 0 || access(common, R_OK | X_OK) < 0) {
-                if (errno != EACCES && errno != EPERM)
-                        return -errno;
-                core_log(STK_LOG_WARNING, "%s cannot be read: it is kept read-only as a whole (as git: whole would)",
-                         access(gitdir, R_OK | X_OK) < 0 ? gitdir : common);
-                return protect_whole(root, gitdir, common, v);
-        }
-        /* Surfaces only: a linked worktree's "gitdir:" pointer file too, since
-         * rewriting it would point git at a repository of the command's
-         * making; a real .git directory stays writable for git commit. */
-        if (pointer)
-                r = push_joined(v, root, ".git");
+        if (!locked)
+                return 0;
+        if (errno != EACCES && errno != EPERM)
+                return -errno;
+        core_log(STK_LOG_WARNING, "%s cannot be read: it is kept read-only as a whole (as git: whole would)", locked);
+        return 1;
+}
+
+/* git: surfaces: what runs code or points git elsewhere; a real .git
+ * directory stays writable for git commit. */
+static int protect_surfaces(struct protect_scan *s, const struct git_repo *g)
+{
+        int r = 0;
+
+        /* a linked worktree's "gitdir:" pointer file, since rewriting it would
+         * point git at a repository of the command's making */
+        if (g->pointer)
+                r = scan_add_joined(s, g->root, ".git");
         if (r >= 0)
-                r = push_joined(v, common, "hooks");
+                r = scan_add_joined(s, g->common, "hooks");
         if (r >= 0)
-                r = push_joined(v, common, "config");
+                r = scan_add_joined(s, g->common, "config");
         if (r >= 0)
-                r = push_joined(v, gitdir, "config");
+                r = scan_add_joined(s, g->gitdir, "config");
         if (r >= 0)
-                r = push_joined(v, gitdir, "config.worktree");
+                r = scan_add_joined(s, g->gitdir, "config.worktree");
         /* commondir points git at the directory its hooks and config come
          * from: rewritten by the command, it is a repository of the
          * command's making again (found by a review: fsmonitor ran).  Only
@@ -376,64 +495,74 @@ static int protect_git(const char *root, enum core_git_protect mode, char ***v)
          * name is an empty directory, and git dies on a commondir that is
          * one, or an empty file.  A new one in a main .git stays possible in
          * this mode (stockade.yaml(5)). */
-        if (r >= 0 && !streq(common, gitdir))
-                r = push_joined(v, gitdir, "commondir");
+        if (r >= 0 && !streq(g->common, g->gitdir))
+                r = scan_add_joined(s, g->gitdir, "commondir");
         if (r >= 0)
-                r = protect_modules(common, v);
+                r = protect_modules(s, g->common);
         if (r >= 0)
-                r = protect_worktrees(common, v);
+                r = protect_worktrees(s, g->common);
         return r;
 }
 
-/* Repositories below a writable root (a workspace holding several clones,
- * a vendored one): git runs their hooks and reads their config when work
- * happens in them, so they get the root's own protection (fs_bwrap also
- * pins the directories above each, so none can be renamed away and
- * replaced).  Two levels down, no symlink followed, never into a .git or
- * node_modules.  A command can make directories and repositories, so no
- * budget may leave a real repository out in silence: every directory is
- * looked at up to the bounds below, and a workspace beyond them is refused
- * with a message saying so (git: off runs it unprotected).  Found by
- * review: a first version listed the 256 oldest directories, and a command
- * can renew a directory's ctime. */
-#define NESTED_ENTRIES 16384    /* directories looked at, both levels */
-#define NESTED_REPOS 256        /* .git entries below one root */
+/* The repository at root/.git, as the policy's git: mode asks; -errno
+ * where .git is one git would not use. */
+static int protect_repo(struct protect_scan *s, const char *root)
+{
+        _cleanup_(git_repo_done) struct git_repo g = { .root = root };
+        int r = find_repo(s, &g);
 
-struct nested_scan {
-        const char *root;
-        enum core_git_protect mode;
-        unsigned entries, repos, junk;  /* junk: .git entries git would not use */
-};
+        if (r == -ENOENT)
+                /* No repository: in whole mode .git itself may not be created
+                 * (a repository made by the command could carry hooks). */
+                return git_whole(s) ? scan_add_joined(s, root, ".git") : 0;
+        if (r < 0)
+                return r;
+        if (git_whole(s))
+                return protect_whole(s, &g);
+        r = repo_unreadable(&g);
+        if (r != 0)
+                return r < 0 ? r : protect_whole(s, &g);
+        return protect_surfaces(s, &g);
+}
 
-/* `path/.git` is there: protect it as a repository, or, if git would not
- * take it for one (a .git file naming nothing, or a writable root), keep
- * the name itself (whole mode) so it cannot become one.  Never an error
- * but ENOMEM: one stray file must not stop every later run. */
-static int nested_repo(struct nested_scan *n, const char *path, char ***v)
+/* A .git git would not use (a .git file naming nothing, or a writable
+ * root; one a command made where there was none): its name only, in whole
+ * mode so that it cannot become one, and never a run that cannot start
+ * (found by review). */
+static int not_a_repo(struct protect_scan *s, const char *path, int err)
+{
+        core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", path, strerror(-err));
+        return git_whole(s) ? scan_add_joined(s, path, ".git") : 0;
+}
+
+/* ---- repositories below a root ------------------------------------------ */
+
+/* `path/.git` is there: protect it as a repository, or as not_a_repo
+ * does.  Never an error but ENOMEM and the bound. */
+static int nested_repo(struct protect_scan *s, const char *path)
 {
         int r;
 
-        if (n->repos + n->junk >= NESTED_REPOS) {
+        if (s->nested.repos + s->nested.junk >= NESTED_REPOS) {
                 core_log(STK_LOG_ERROR, "%s: more than %d .git entries below it (%u repositories; the last one "
                          "seen %s/.git; a command may have made them); stockade protects at most that many: "
                          "remove what should not be there, narrow the workspace, or set git: off to run "
-                         "unprotected", n->root, NESTED_REPOS, n->repos, path);
+                         "unprotected", s->nested.root, NESTED_REPOS, s->nested.repos, path);
                 return -E2BIG;
         }
-        r = protect_git(path, n->mode, v);
+        r = protect_repo(s, path);
         if (r >= 0) {
-                n->repos++;
+                s->nested.repos++;
                 return r;
         }
         if (r == -ENOMEM || r == -E2BIG)
                 return r;
-        n->junk++;
-        core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", path, strerror(-r));
-        return n->mode == CORE_GIT_WHOLE ? push_joined(v, path, ".git") : 0;
+        s->nested.junk++;
+        return not_a_repo(s, path, r);
 }
 
 /* A directory of `dfd` (no symlink), and whether it has a .git entry (a
- * symlinked .git too: git follows it, and protect_git resolves it). */
+ * symlinked .git too: git follows it, and find_gitdir resolves it). */
 static int look_at(int dfd, const char *name, bool *ret_git)
 {
         struct stat g;
@@ -445,148 +574,210 @@ static int look_at(int dfd, const char *name, bool *ret_git)
         return fd;
 }
 
+/* Never gone into: a repository's own insides, and JavaScript packages
+ * (thousands of directories, none a repository git works in). */
 static bool skipped_name(const char *n)
 {
         return streq(n, ".") || streq(n, "..") || streq(n, ".git") || streq(n, "node_modules");
 }
 
-static int scan_level(struct nested_scan *n, const char *dir, unsigned depth, char ***v)
+/* d_type rules out what is surely no directory; where it is missing (not
+ * POSIX) or unknown, the open in look_at tells. */
+static bool maybe_dir(const struct dirent *e)
+{
+#ifdef DT_DIR
+        return e->d_type == DT_DIR || e->d_type == DT_UNKNOWN;
+#else
+        (void) e;
+        return true;
+#endif
+}
+
+static int too_many_dirs(const struct protect_scan *s)
+{
+        core_log(STK_LOG_ERROR, "%s: more than %d directories in its first two levels; stockade looks through at "
+                 "most that many for repositories to protect (narrow the workspace, or git: off to run it "
+                 "unprotected)", s->nested.root, NESTED_ENTRIES);
+        return -E2BIG;
+}
+
+static int scan_level(struct protect_scan *s, const char *dir, unsigned depth);
+
+/* One entry of a level: a directory counts against the bound, is
+ * protected if it holds a .git, and is gone into at the first level. */
+static int scan_entry(struct protect_scan *s, int dfd, const char *dir, const char *name, unsigned depth)
+{
+        _cleanup_free_ char *sub = join(dir, name);
+        bool git = false;
+        int fd, r = 0;
+
+        if (!sub)
+                return -ENOMEM;
+        fd = look_at(dfd, name, &git);
+        if (fd == -EACCES || fd == -EPERM)
+                return unreadable_dir(s, sub, -fd);
+        if (fd < 0)
+                return 0;
+        close(fd);
+        if (++s->nested.entries > NESTED_ENTRIES)
+                return too_many_dirs(s);
+        if (git)
+                r = nested_repo(s, sub);
+        if (r >= 0 && depth < 2)
+                r = scan_level(s, sub, depth + 1);
+        return r;
+}
+
+static int scan_level(struct protect_scan *s, const char *dir, unsigned depth)
 {
         int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r = 0;
         struct dirent *e;
         DIR *d;
 
         if (dfd < 0)
-                return unreadable_dir(dir, v);
+                return unreadable_dir(s, dir, errno);
         d = fdopendir(dfd);
         if (!d) {
+                r = -errno;
                 close(dfd);
-                return -errno;
+                return r;
         }
-        while (r >= 0 && (e = readdir(d))) {
-                _cleanup_free_ char *sub = NULL;
-                bool git = false;
-                int fd;
-
-                if (skipped_name(e->d_name))
-                        continue;
-#ifdef DT_DIR /* not POSIX: where it is missing, the open below tells */
-                if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
-                        continue;
-#endif
-                fd = look_at(dirfd(d), e->d_name, &git);
-                if (fd == -EACCES || fd == -EPERM) {
-                        _cleanup_free_ char *locked = NULL;
-                        if (asprintf(&locked, "%s/%s", streq(dir, "/") ? "" : dir, e->d_name) < 0) {
-                                r = -ENOMEM;
-                                break;
-                        }
-                        errno = -fd;
-                        r = unreadable_dir(locked, v);
-                        continue;
-                }
-                if (fd < 0)
-                        continue;
-                close(fd);
-                if (++n->entries > NESTED_ENTRIES) {
-                        core_log(STK_LOG_ERROR, "%s: more than %d directories in its first two levels; stockade "
-                                 "looks through at most that many for repositories to protect (narrow the "
-                                 "workspace, or git: off to run it unprotected)", n->root, NESTED_ENTRIES);
-                        r = -E2BIG;
-                        break;
-                }
-                if (asprintf(&sub, "%s/%s", streq(dir, "/") ? "" : dir, e->d_name) < 0) {
-                        r = -ENOMEM;
-                        break;
-                }
-                if (git)
-                        r = nested_repo(n, sub, v);
-                if (r >= 0 && depth < 2)
-                        r = scan_level(n, sub, depth + 1, v);
-        }
+        while (r >= 0 && (e = readdir(d)))
+                if (!skipped_name(e->d_name) && maybe_dir(e))
+                        r = scan_entry(s, dirfd(d), dir, e->d_name, depth);
         closedir(d);
         return r;
 }
 
-static int protect_nested(const char *root, enum core_git_protect mode, char ***v)
+/* Repositories below a writable root (a workspace holding several clones,
+ * a vendored one): git runs their hooks and reads their config when work
+ * happens in them, so they get the root's own protection (fs_bwrap also
+ * pins the directories above each, so none can be renamed away and
+ * replaced).  Two levels down, no symlink followed, never into a .git or
+ * node_modules.  A command can make directories and repositories, so no
+ * budget may leave a real repository out in silence: every directory is
+ * looked at up to the bounds, and a workspace beyond them is refused with
+ * a message saying so (git: off runs it unprotected).  Found by review: a
+ * first version listed the 256 oldest directories, and a command can renew
+ * a directory's ctime. */
+static int protect_nested(struct protect_scan *s, const char *root)
 {
-        struct nested_scan n = { .root = root, .mode = mode };
+        s->nested.root = root;
+        s->nested.entries = s->nested.repos = s->nested.junk = 0;
+        return scan_level(s, root, 1);
+}
 
-        return scan_level(&n, root, 1, v);
+/* ---- the user's startup files ------------------------------------------- */
+
+/* $HOME and $XDG_CONFIG_HOME (else ~/.config) as the environment names
+ * them, made canonical, once a run. */
+static int resolve_env(struct protect_scan *s)
+{
+        _cleanup_free_ char *home = NULL, *raw = NULL;
+        const char *h = getenv("HOME"), *x = getenv("XDG_CONFIG_HOME");
+
+        if (s->env.resolved)
+                return 0;
+        if (!h || h[0] != '/' || path_canonicalize(h, &home) < 0) {
+                s->env.resolved = true;
+                return 0; /* no home to speak of */
+        }
+        raw = x && x[0] == '/' ? strdup(x) : join(home, ".config");
+        if (!raw || path_canonicalize(raw, &s->env.xdg) < 0)
+                return -ENOMEM;
+        s->env.home = TAKE_PTR(home);
+        s->env.resolved = true;
+        return 0;
+}
+
+static int protect_names(struct protect_scan *s, const char *dir)
+{
+        int r = 0;
+
+        for (size_t k = 0; r >= 0 && protect_defaults[k]; k++)
+                r = scan_add_joined(s, dir, protect_defaults[k]);
+        return r;
+}
+
+/* git's config and attributes in its XDG directory wherever a root holds
+ * it (~/.config/git/config: a core.fsmonitor there runs on the user's next
+ * git status, found by review).  Both places: git reads
+ * $XDG_CONFIG_HOME/git/config, or ~/.config/git/config where that is unset,
+ * and the user's next shell may differ from ours. */
+static int protect_git_xdg(struct protect_scan *s, const char *root)
+{
+        int r = 0;
+
+        for (int k = 0; r >= 0 && k < 2; k++) {
+                _cleanup_free_ char *git = k == 0 ? join(s->env.xdg, "git") : join(s->env.home, ".config/git");
+
+                if (!git)
+                        return -ENOMEM;
+                if (!stk_path_beneath(git, root))
+                        continue;
+                r = scan_add_joined(s, git, "config");
+                if (r >= 0)
+                        r = scan_add_joined(s, git, "attributes");
+        }
+        return r;
 }
 
 /* The user's own startup files when a writable root holds them: the
  * built-in names at $HOME too when HOME is below the root (write: [/home]),
- * and git's XDG config wherever a root holds it (~/.config/git/config: a
- * core.fsmonitor there runs on the user's next git status, found by
- * review).  Paths as the environment names them, made canonical. */
-static int protect_home(const char *root, char ***v)
+ * and git's XDG config (protect_git_xdg). */
+static int protect_home(struct protect_scan *s, const char *root)
 {
-        _cleanup_free_ char *home = NULL, *xdg = NULL, *raw = NULL;
-        const char *h = getenv("HOME"), *x = getenv("XDG_CONFIG_HOME");
+        int r = resolve_env(s);
+
+        if (r < 0 || !s->env.home)
+                return r;
+        if (stk_path_strictly_beneath(s->env.home, root))
+                r = protect_names(s, s->env.home);
+        return r < 0 ? r : protect_git_xdg(s, root);
+}
+
+/* ---- the policy --------------------------------------------------------- */
+
+/* The root's own repository, then those below it.  At the top a .git git
+ * would not use is not_a_repo's too (one a command made where there was
+ * none): never a run that cannot start. */
+static int protect_root_git(struct protect_scan *s, const char *root)
+{
+        int r = protect_repo(s, root);
+
+        if (r < 0 && r != -ENOMEM)
+                r = not_a_repo(s, root, r);
+        return r < 0 ? r : protect_nested(s, root);
+}
+
+/* What one writable root holds: its repositories, the built-in names, the
+ * user's files when it holds them, the policy's `protect:` names. */
+static int protect_root(struct protect_scan *s, const char *root)
+{
+        const struct core_policy *p = s->policy;
         int r = 0;
 
-        if (!h || h[0] != '/' || path_canonicalize(h, &home) < 0)
-                return 0; /* no home to speak of */
-        if (x && x[0] == '/')
-                raw = strdup(x);
-        else if (asprintf(&raw, "%s/.config", home) < 0)
-                raw = NULL;
-        if (!raw || path_canonicalize(raw, &xdg) < 0)
-                return -ENOMEM;
-        if (stk_path_beneath(home, root) && !streq(home, root))
-                for (size_t k = 0; r >= 0 && protect_defaults[k]; k++)
-                        r = push_joined(v, home, protect_defaults[k]);
-        /* Both: git reads $XDG_CONFIG_HOME/git/config, or ~/.config/git/config
-         * where that is unset, and the user's next shell may differ from ours. */
-        for (int k = 0; r >= 0 && k < 2; k++) {
-                _cleanup_free_ char *git = NULL;
-                if (k == 0 ? asprintf(&git, "%s/git", xdg) < 0 : asprintf(&git, "%s/.config/git", home) < 0)
-                        return -ENOMEM;
-                if (!stk_path_beneath(git, root))
-                        continue;
-                r = push_joined(v, git, "config");
-                if (r >= 0)
-                        r = push_joined(v, git, "attributes");
-        }
+        if (p->git != CORE_GIT_OFF)
+                r = protect_root_git(s, root);
+        if (r >= 0 && p->protect_defaults)
+                r = protect_names(s, root);
+        if (r >= 0 && p->protect_defaults)
+                r = protect_home(s, root);
+        for (size_t k = 0; r >= 0 && k < p->protect.n; k++)
+                r = scan_add_joined(s, root, p->protect.items[k].value);
         return r;
 }
 
 int core_protect_paths(const struct core_policy *p, char ***ret)
 {
-        char **v = calloc(1, sizeof(char *));
-        int r = v ? 0 : -ENOMEM;
+        _cleanup_(protect_scan_done) struct protect_scan s = { .policy = p, .paths = calloc(1, sizeof(char *)) };
+        int r = s.paths ? 0 : -ENOMEM;
 
-        current = p;
-
-        for (size_t i = 0; r >= 0 && i < p->write.n; i++) {
-                const char *root = p->write.items[i].value;
-                if (streq(root, "/"))
-                        continue; /* no sandbox for writes: nothing to protect inside */
-                if (p->git != CORE_GIT_OFF) {
-                        r = protect_git(root, p->git, &v);
-                        if (r < 0 && r != -ENOMEM) {
-                                /* a .git git would not use (one a command made where
-                                 * there was none, under surfaces): its name only,
-                                 * never a run that cannot start (found by review) */
-                                core_log(STK_LOG_DEBUG, "%s/.git: not a repository (%s)", root, strerror(-r));
-                                r = p->git == CORE_GIT_WHOLE ? push_joined(&v, root, ".git") : 0;
-                        }
-                        if (r >= 0)
-                                r = protect_nested(root, p->git, &v);
-                }
-                for (size_t k = 0; r >= 0 && p->protect_defaults && protect_defaults[k]; k++)
-                        r = push_joined(&v, root, protect_defaults[k]);
-                if (r >= 0 && p->protect_defaults)
-                        r = protect_home(root, &v);
-                for (size_t k = 0; r >= 0 && k < p->protect.n; k++)
-                        r = push_joined(&v, root, p->protect.items[k].value);
-        }
-        current = NULL;
-        if (r < 0) {
-                strv_free(v);
+        for (size_t i = 0; r >= 0 && i < p->write.n; i++)
+                if (!streq(p->write.items[i].value, "/")) /* no sandbox for writes: nothing to protect inside */
+                        r = protect_root(&s, p->write.items[i].value);
+        if (r < 0)
                 return r;
-        }
-        *ret = v;
+        *ret = TAKE_PTR(s.paths);
         return 0;
 }

@@ -24,14 +24,6 @@
 #include "util/util.h"
 #include "unit.h"
 
-/* CU_ASSERT with a message that names the case. */
-#define CHECK(cond, ...)                                                              \
-        do {                                                                          \
-                char msg_[2048];                                                      \
-                snprintf(msg_, sizeof(msg_), __VA_ARGS__);                            \
-                CU_assertImplementation(!!(cond), __LINE__, msg_, __FILE__, "", CU_FALSE); \
-        } while (0)
-
 #define SECRET "hunter2-do-not-echo"
 
 struct fx {
