@@ -158,6 +158,13 @@ static _Noreturn void keep(pid_t command, int status_fd)
                 struct pollfd p[2] = { { .fd = status_fd, .events = 0 }, { .fd = sigfd, .events = POLLIN } };
                 siginfo_t si = { 0 };
 
+                /* Before the first wait too: the command may have ended
+                 * before SIGCHLD was blocked above, and that SIGCHLD is
+                 * gone (found by review: the keeper slept on a zombie). */
+                if (waitid(P_PID, (id_t) command, &si, WEXITED | WNOHANG) == 0 && si.si_pid == command)
+                        keeper_exit(si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status);
+                while (waitpid(-1, NULL, WAIT_ANY_CHILD | WNOHANG) > 0)
+                        ; /* orphans of the command that ended on their own */
                 if (poll(p, sigfd >= 0 ? 2 : 1, sigfd >= 0 ? -1 : 100) < 0 && errno != EINTR)
                         break;
                 if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -165,10 +172,6 @@ static _Noreturn void keep(pid_t command, int status_fd)
                 while (sigfd >= 0 && (sig = os_signal_next(sigfd)) > 0)
                         if (sig != SIGCHLD)
                                 core_signal_group(command, sig);
-                if (waitid(P_PID, (id_t) command, &si, WEXITED | WNOHANG) == 0 && si.si_pid == command)
-                        keeper_exit(si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status);
-                while (waitpid(-1, NULL, WAIT_ANY_CHILD | WNOHANG) > 0)
-                        ; /* orphans of the command that ended on their own */
         }
         kill_all_children();
         _exit(STK_EXIT_SETUP);

@@ -120,6 +120,7 @@ struct core_run {
          * the in-sandbox lines, loaded as one filter after the last line. */
         struct core_notify_prog *notify_progs;
         size_t n_notify_progs;
+        struct notify_state *notify;    /* supervisor: the shared listener's state, freed with the run */
         bool trust_build_tree;
         bool quiet;
         /* ABI 1.5.  While a doctor hook runs: the report's checks array and

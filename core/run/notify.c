@@ -68,8 +68,38 @@ int core_notify_load(struct core_run *run)
         return r;
 }
 
+struct notify_state {
+        struct core_run *run;
+        int fd;                 /* the listener, watched; -1 before */
+        size_t req_size, resp_size;
+        void *req, *resp;
+};
+
+/* The listener's state: its fd closed (a seccomp listener closed fails
+ * the calls still to come, ENOSYS, rather than letting them through). */
+static void notify_state_free(struct core_run *run)
+{
+        struct notify_state *st = run->notify;
+
+        if (!st)
+                return;
+        if (st->fd >= 0) {
+                for (size_t i = 0; i < run->policy->n_lines; i++)
+                        if (run->watches && (size_t) st->fd < run->n_watches && run->watches[st->fd].ctx == &run->ctxs[i]) {
+                                (void) core_unwatch_fd(&run->ctxs[i], st->fd);
+                                break;
+                        }
+                (void) close(st->fd);
+        }
+        free(st->req);
+        free(st->resp);
+        free(st);
+        run->notify = NULL;
+}
+
 void core_notify_free(struct core_run *run)
 {
+        notify_state_free(run);
         for (size_t i = 0; i < run->n_notify_progs; i++)
                 free(run->notify_progs[i].insns);
         free(run->notify_progs);
@@ -77,11 +107,6 @@ void core_notify_free(struct core_run *run)
         run->n_notify_progs = 0;
 }
 
-struct notify_state {
-        struct core_run *run;
-        size_t req_size, resp_size;
-        void *req, *resp;
-};
 
 static bool takes_notify(const struct stk_ctx *ctx)
 {
@@ -113,15 +138,7 @@ static void on_notify(struct stk_ctx *unused, int fd, unsigned events, void *use
                  * them through. */
                 if (r != -ESHUTDOWN)
                         core_log(STK_LOG_ERROR, "seccomp listener: %s; refusing further calls", strerror(-r));
-                for (size_t i = 0; i < run->policy->n_lines; i++)
-                        if (run->watches && (size_t) fd < run->n_watches && run->watches[fd].ctx == &run->ctxs[i]) {
-                                (void) core_unwatch_fd(&run->ctxs[i], fd);
-                                break;
-                        }
-                (void) close(fd);
-                free(st->req);
-                free(st->resp);
-                free(st);
+                notify_state_free(run);
                 return;
         }
         memset(st->resp, 0, st->resp_size);
@@ -152,7 +169,12 @@ int core_notify_watch(struct core_run *run, int listener)
 
         if (!st)
                 return -ENOMEM;
+        if (run->notify) {
+                free(st);
+                return -EBUSY; /* one listener a run */
+        }
         st->run = run;
+        st->fd = -1;
         for (size_t i = 0; !owner && i < run->policy->n_lines; i++)
                 if (takes_notify(&run->ctxs[i]))
                         owner = &run->ctxs[i];
@@ -170,6 +192,9 @@ int core_notify_watch(struct core_run *run, int listener)
                 free(st->req);
                 free(st->resp);
                 free(st);
+                return r;
         }
+        st->fd = listener;
+        run->notify = st;
         return r;
 }

@@ -222,10 +222,10 @@ struct core_run *core_run_free(struct core_run *run)
         free(run->frozen.pids);
         core_plan_done(&run->plan);
         core_audit_close(run);
+        core_notify_free(run); /* before the loop: it unwatches the listener */
         loop_free(run->loop);
         run->loop = NULL;
         core_handoffs_free(run);
-        core_notify_free(run);
         free(run->watches);
         free(run);
         return NULL;
