@@ -66,6 +66,7 @@ void np_dns_free(struct np_dns *d);
 enum stk_verdict np_policy_decide(const struct np_conf *c, const struct np_host *h, uint16_t port, char *why,
                                   size_t why_size);
 const struct np_resolve *np_policy_resolve(const struct np_conf *c, const char *host, uint16_t port);
+bool np_policy_listed_address(const struct np_conf *c, const struct np_host *h);
 bool np_policy_address_ok(const struct np_conf *c, const struct sockaddr_storage *a, bool explicit_dest);
 int np_conf_load(struct np_conf *c, const struct stk_host *host, struct stk_ctx *ctx);
 void np_conf_done(struct np_conf *c);

@@ -126,16 +126,21 @@ static void use_addresses(struct np_conn *c, const struct sockaddr_storage *addr
 {
         char first_bad[64] = "";
 
+        const char *cls = "public";
+
         c->n_addrs = c->addr_i = 0;
         for (size_t i = 0; i < n && c->n_addrs < NP_MAX_ADDRS; i++) {
                 if (np_policy_address_ok(&c->p->conf, &addrs[i], explicit_dest))
                         c->addrs[c->n_addrs++] = addrs[i];
-                else if (!*first_bad)
+                else if (!*first_bad) {
                         addr_text(&addrs[i], first_bad, sizeof(first_bad));
+                        cls = np_addr_class_name(np_addr_classify_sockaddr((const struct sockaddr *) &addrs[i],
+                                                                           sizeof(addrs[i])));
+                }
         }
         if (c->n_addrs == 0) {
-                np_refuse(c, 403, NP_SOCKS_NOT_ALLOWED, "%s resolves to %s, which is not a public address (net_proxy allow_private)",
-                          c->host, *first_bad ? first_bad : "nothing");
+                np_refuse(c, 403, NP_SOCKS_NOT_ALLOWED, "%s resolves to %s, a %s address, which is not a public address (net_proxy allow_private)",
+                          c->host, *first_bad ? first_bad : "nothing", cls);
                 return;
         }
         connect_next(c);
@@ -163,12 +168,13 @@ static void resolve(struct np_conn *c, const struct np_host *h)
         int r;
 
         if (map || h->kind != NP_HOST_NAME) {
-                /* The policy named this address: the map, or a listed literal. */
+                /* No lookup: the map's address, or the literal itself, used
+                 * whatever its class only when the policy names it. */
                 if (ip_sockaddr(map ? &map->ip : &h->ip, c->port, &a) < 0) {
                         np_refuse(c, 500, NP_SOCKS_FAILURE, "%s: unusable address", c->host);
                         return;
                 }
-                use_addresses(c, &a, 1, true);
+                use_addresses(c, &a, 1, map || np_policy_listed_address(&c->p->conf, h));
                 return;
         }
         c->state = NP_S_RESOLVING;
