@@ -35,10 +35,11 @@ static const struct stk_arg_spec np_args[] = {
           "static name resolution, like curl --resolve: \"host:port:addr\" or \"host:addr\"" },
         { "allow_private", STK_ARG_LIST, STK_ARG_TRUSTED,
           "non-public addresses a name may resolve to: \"10.0.0.0/8\", \"192.168.1.5\"" },
-        { "allow_missing_sni", STK_ARG_BOOL, STK_ARG_TRUSTED, "let a TLS tunnel without SNI through (default false)" },
+        { "allow_missing_sni", STK_ARG_BOOL, STK_ARG_TRUSTED,
+          "let a TLS tunnel to a name without SNI through (default false; one to an address never has one)" },
         { "allow_ech", STK_ARG_BOOL, STK_ARG_TRUSTED, "let an encrypted ClientHello through (default false)" },
         { "allow_opaque", STK_ARG_BOOL, STK_ARG_TRUSTED,
-          "tunnels that are neither TLS nor HTTP, unchecked (default false)" },
+          "tunnels that are neither TLS nor HTTP; no tunnel is then checked at all (default false)" },
         { "header_timeout", STK_ARG_INT, 0, "seconds to receive a request head or a ClientHello (default 10)" },
         { "idle_timeout", STK_ARG_INT, 0, "seconds a tunnel may sit idle (default 600)" },
         { "connect_timeout", STK_ARG_INT, 0, "seconds to connect upstream (default 10)" },
@@ -322,8 +323,8 @@ static int np_explain(struct stk_ctx *ctx, char **ret_text)
                 fprintf(f, "decisions: network.deny (%zu patterns) wins, then network.allow (%zu); "
                         "others ask (deny under approval: never); unlisted addresses denied\n",
                         np_matcher_count(p->conf.deny), np_matcher_count(p->conf.allow));
-                fprintf(f, "tunnels: TLS SNI (or HTTP Host) must name the CONNECT host; missing SNI %s, ECH %s, "
-                        "other protocols %s\n", p->conf.allow_missing_sni ? "allowed" : "denied",
+                fprintf(f, "tunnels: TLS SNI, or every HTTP request's target and Host, must name the CONNECT host; "
+                        "missing SNI %s, ECH %s, other protocols %s\n", p->conf.allow_missing_sni ? "allowed" : "denied",
                         p->conf.allow_ech ? "allowed" : "denied", p->conf.allow_opaque ? "allowed" : "denied");
                 fprintf(f, "addresses: public only; resolve map entries %zu, allow_private %zu patterns\n",
                         p->conf.n_resolve, np_matcher_count(p->conf.allow_private));

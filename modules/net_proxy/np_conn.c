@@ -54,6 +54,8 @@ static void audit_conn(struct np_conn *c, const char *reason)
         json_object_object_add(o, "address", json_object_new_string(c->peer));
         json_object_object_add(o, "bytes_out", json_object_new_int64((int64_t) c->c2u.total));
         json_object_object_add(o, "bytes_in", json_object_new_int64((int64_t) c->u2c.total));
+        if (c->checked) /* each one judged on its own */
+                json_object_object_add(o, "requests", json_object_new_int64((int64_t) c->reqs.n));
         json_object_object_add(o, "duration_ms", json_object_new_double(ms));
         json_object_object_add(o, "end", json_object_new_string(reason));
         (void) c->p->host->audit(c->p->ctx, "egress-connection", json_object_to_json_string(o));

@@ -189,7 +189,7 @@ static void go(struct np_conn *c, const struct np_host *h, uint16_t port, const 
 {
         snprintf(c->host, sizeof(c->host), "%s", h->text);
         c->port = port;
-        c->dest_is_ip = h->kind != NP_HOST_NAME;
+        c->dest = *h;
         if (decide(c, scheme))
                 resolve(c, h);
 }
