@@ -75,6 +75,7 @@ static int np_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_dat
         p->host = h;
         p->ctx = ctx;
         p->listen_fd = p->ns_listen_fd = p->timer_fd = -1;
+        np_quiet_start(p);
         r = np_conf_load(&p->conf, h, ctx);
         if (r < 0) {
                 np_conf_done(&p->conf);
@@ -101,6 +102,8 @@ static void np_fini(void *data)
         if (!p)
                 return;
         np_close_all(p);
+        if (p->active)
+                np_quiet_end(p);
         np_dns_free(p->dns);
         unwatch_close(p, &p->listen_fd);
         unwatch_close(p, &p->ns_listen_fd);
@@ -123,7 +126,7 @@ static void on_accept(struct stk_ctx *ctx, int fd, unsigned events, void *userda
         int r = np_accept_on(p, fd);
 
         if (r < 0)
-                p->host->log(p->ctx, STK_LOG_WARNING, "accept: %s", strerror(-r));
+                np_log(p, NULL, STK_LOG_WARNING, "accept: %s", strerror(-r));
 }
 
 static void on_tick(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
@@ -132,6 +135,7 @@ static void on_tick(struct stk_ctx *ctx, int fd, unsigned events, void *userdata
 
         (void) !read(fd, &n, sizeof(n)); /* EAGAIN: a spurious wake-up */
         np_tick(userdata);
+        np_quiet_tick(userdata);
 }
 
 static int listen_loopback(int port, int *ret_fd)
@@ -292,14 +296,14 @@ static int np_egress(struct stk_ctx *ctx, const struct stk_egress *req, enum stk
         char why[160];
 
         if (!req->host || np_host_parse(req->host, strlen(req->host), &h) < 0) {
-                host->log(ctx, STK_LOG_INFO, "\"%s\": not a valid host", req->host ? req->host : "");
+                np_log(p, ctx, STK_LOG_INFO, "\"%s\": not a valid host", req->host ? req->host : "");
                 snprintf(p->last_why, sizeof(p->last_why), "not a valid host name");
                 *ret_verdict = STK_DENY;
                 return 0;
         }
         *ret_verdict = np_policy_decide(&p->conf, &h, req->port, why, sizeof(why));
         snprintf(p->last_why, sizeof(p->last_why), "%s", why);
-        host->log(ctx, STK_LOG_INFO, "%s:%u (%s): %s", h.text, req->port, req->scheme ? req->scheme : "?", why);
+        np_log(p, ctx, STK_LOG_INFO, "%s:%u (%s): %s", h.text, req->port, req->scheme ? req->scheme : "?", why);
         return 0;
 }
 
@@ -328,6 +332,8 @@ static int np_explain(struct stk_ctx *ctx, char **ret_text)
                         p->conf.allow_ech ? "allowed" : "denied", p->conf.allow_opaque ? "allowed" : "denied");
                 fprintf(f, "addresses: public only; resolve map entries %zu, allow_private %zu patterns\n",
                         p->conf.n_resolve, np_matcher_count(p->conf.allow_private));
+                fprintf(f, "audit: repeated refusals of a destination folded into egress-refused records; "
+                        "log lines about traffic rate-limited\n");
                 fprintf(f, "limits: header %d s, connect %d s, idle %d s, %d connections\n",
                         p->conf.header_timeout_ms / 1000, p->conf.connect_timeout_ms / 1000,
                         p->conf.idle_timeout_ms / 1000, p->conf.max_conns);

@@ -45,6 +45,7 @@ struct np_conn {
         int cfd, ufd;
         unsigned c_events, u_events;    /* what is watched now */
         bool client_shut;               /* CLOSING: our answer is out, SHUT_WR sent */
+        bool refused;                   /* the proxy said no (np_refuse, a failed check) */
 
         char *in;                       /* NP_HEAD_MAX: client bytes not yet passed on */
         size_t in_len;

@@ -47,6 +47,7 @@ void np_refuse(struct np_conn *c, int http_status, int socks_code, const char *f
         (void) vsnprintf(c->reason, sizeof(c->reason), fmt, ap); /* truncation only shortens a message */
         va_end(ap);
         np_conn_log(c, STK_LOG_WARNING, "refused: %s", c->reason);
+        c->refused = true;
         if (c->kind == NP_K_SOCKS && c->state != NP_S_SOCKS_HELLO)
                 answer_socks(c, socks_code);
         else if (c->kind != NP_K_SOCKS)
@@ -328,6 +329,7 @@ static void socks_hello_step(struct np_conn *c)
                 /* "No acceptable method" is the only answer a greeting has. */
                 snprintf(c->reason, sizeof(c->reason), "bad SOCKS5 greeting: %s", why ? why : "malformed");
                 np_conn_log(c, STK_LOG_WARNING, "refused: %s", c->reason);
+                c->refused = true;
                 c->state = NP_S_CLOSING;
                 c->deadline_ms = stk_now_ms() + 2000;
                 np_conn_update(c);

@@ -42,7 +42,7 @@ static void refuse(struct np_conn *c)
         np_conn_log(c, STK_LOG_WARNING, "%s", c->reason);
         c->verdict = "deny";
         c->decider = "net_proxy";
-        c->stopped = true;
+        c->stopped = c->refused = true;
         end_requests(c);
 }
 

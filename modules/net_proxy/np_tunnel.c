@@ -78,6 +78,7 @@ static void fail_check(struct np_conn *c, const char *why)
         np_conn_log(c, STK_LOG_WARNING, "%s", c->reason);
         c->verdict = "deny";
         c->decider = "net_proxy";
+        c->refused = true;
         np_conn_close(c, c->reason);
 }
 

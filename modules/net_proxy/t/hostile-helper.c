@@ -9,6 +9,10 @@
  *   socks-trunc a SOCKS5 greeting cut short, then a bad version -> close
  *   idle N      N connections that send nothing, held open while the next
  *               command (run by the test) makes a real request; prints "held N"
+ *   flood N HOST[:PORT]  N plain-HTTP requests for http://HOST[:PORT]/, one
+ *               connection each, as fast as the proxy answers; a HOST with
+ *               %d gets the request's number (N distinct names); prints
+ *               "refused R/N" (R: answers with status 403); exit 0 when R = N
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -72,6 +76,30 @@ static int expect_4xx(int fd)
         return strncmp(buf, "HTTP/1.1 4", 10) == 0 ? 0 : 1;
 }
 
+static int flood(int n, const char *host)
+{
+        int refused = 0;
+
+        for (int i = 0; i < n; i++) {
+                char name[300], req[700], buf[256];
+                int fd = proxy_connect();
+                if (fd < 0)
+                        return perror("connect to the proxy"), 1;
+                const char *mark = strstr(host, "%d");
+                if (mark) /* N distinct names: the request's number in place of %d */
+                        snprintf(name, sizeof(name), "%.*s%d%s", (int) (mark - host), host, i, mark + 2);
+                else
+                        snprintf(name, sizeof(name), "%s", host);
+                snprintf(req, sizeof(req), "GET http://%s/ HTTP/1.1\r\nHost: %s\r\n\r\n", name, name);
+                send_all(fd, req, strlen(req));
+                answer(fd, buf, sizeof(buf));
+                refused += strncmp(buf, "HTTP/1.1 403", 12) == 0;
+                close(fd);
+        }
+        printf("refused %d/%d\n", refused, n);
+        return refused == n ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
         int fd;
@@ -88,6 +116,8 @@ int main(int argc, char **argv)
                 pause(); /* the test kills us */
                 return 0;
         }
+        if (!strcmp(argv[1], "flood") && argc > 3)
+                return flood(atoi(argv[2]), argv[3]);
         fd = proxy_connect();
         if (fd < 0)
                 return perror("connect to the proxy"), 1;
