@@ -14,32 +14,9 @@
  *               %d gets the request's number (N distinct names); prints
  *               "refused R/N" (R: answers with status 403); exit 0 when R = N
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
 
-static int proxy_connect(void)
-{
-        const char *env = getenv("HTTP_PROXY");
-        struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-        struct timeval tv = { 20, 0 };
-        const char *colon = env ? strrchr(env, ':') : NULL;
-        int fd;
-
-        if (!colon)
-                return -1;
-        a.sin_port = htons((uint16_t) atoi(colon + 1));
-        fd = socket(AF_INET, SOCK_STREAM, 0);
-        if (fd < 0 || connect(fd, (struct sockaddr *) &a, sizeof(a)) < 0)
-                return -1;
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-        return fd;
-}
+#include "proxy-client.h"
 
 /* What came back before the proxy closed: the first line, or "EOF". */
 static void answer(int fd, char *buf, size_t size)
@@ -57,14 +34,7 @@ static void answer(int fd, char *buf, size_t size)
 
 static void send_all(int fd, const void *p, size_t len)
 {
-        const char *c = p;
-        while (len) {
-                ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
-                if (n <= 0)
-                        return;
-                c += n;
-                len -= (size_t) n;
-        }
+        send_bytes(fd, p, len, false);
 }
 
 static int expect_4xx(int fd)

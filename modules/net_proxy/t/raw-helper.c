@@ -18,49 +18,16 @@
  * opened ("tunnel: ..."), then everything received, then "[eof]" or
  * "[silence]"; exits 0 when the tunnel opened, 1 when it was refused.
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-static int bytewise;
+#include "proxy-client.h"
 
-static int proxy_connect(void)
-{
-        const char *env = getenv("HTTP_PROXY");
-        const char *colon = env ? strrchr(env, ':') : NULL;
-        struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-        int one = 1, fd;
-
-        if (!colon)
-                return -1;
-        a.sin_port = htons((uint16_t) atoi(colon + 1));
-        fd = socket(AF_INET, SOCK_STREAM, 0);
-        if (fd < 0 || connect(fd, (struct sockaddr *) &a, sizeof(a)) < 0)
-                return -1;
-        (void) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-        return fd;
-}
+static bool bytewise;
 
 static void send_all(int fd, const void *p, size_t len)
 {
-        const char *c = p;
-
-        while (len) {
-                size_t k = bytewise ? 1 : len;
-                ssize_t n = send(fd, c, k, MSG_NOSIGNAL);
-                if (n <= 0)
-                        return;
-                c += n;
-                len -= (size_t) n;
-                if (bytewise)
-                        usleep(2000);
-        }
+        send_bytes(fd, p, len, bytewise);
 }
 
 /* Print what arrives until EOF, or `quiet_ms` without a byte; 1 at EOF. */
@@ -207,7 +174,7 @@ int main(int argc, char **argv)
                 return 1;
         }
         if (i < argc && !strcmp(argv[i], "--bytewise"))
-                bytewise = 1, i++;
+                bytewise = true, i++;
         for (int first = i; i < argc; i++) {
                 if (i > first && drain(fd, 2000, 300)) {
                         printf("[eof]\n");
