@@ -93,7 +93,6 @@ int np_http_prepare_upstream(struct np_conn *c);
 void np_peek_step(struct np_conn *c);
 int np_tunnel_start(struct np_conn *c);
 void np_tunnel_pump(struct np_conn *c);
-int np_flush_uout(struct np_conn *c);
 
 /* np_stream.c: client bytes, judged before they go */
 void np_stream_tunnel(struct np_conn *c);       /* every request, checked against c->dest */

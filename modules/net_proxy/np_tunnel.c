@@ -187,7 +187,7 @@ int np_tunnel_start(struct np_conn *c)
 }
 
 /* Our own bytes for upstream: 1, all written; 0, not yet; < 0, an error. */
-int np_flush_uout(struct np_conn *c)
+static int flush_uout(struct np_conn *c)
 {
         while (c->uout_off < c->uout_len) {
                 ssize_t n = send(c->ufd, c->uout + c->uout_off, c->uout_len - c->uout_off, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -260,7 +260,7 @@ unsigned np_tunnel_upstream_events(const struct np_conn *c)
 void np_tunnel_pump(struct np_conn *c)
 {
         bool progress = false;
-        int r = np_flush_uout(c);
+        int r = flush_uout(c);
 
         if (r > 0 && c->checked && !c->c2u.done)
                 r = np_stream_move(c, &progress);

@@ -46,6 +46,19 @@ static int expect_4xx(int fd)
         return strncmp(buf, "HTTP/1.1 4", 10) == 0 ? 0 : 1;
 }
 
+static int idle(int n)
+{
+        int held = 0;
+
+        for (int i = 0; i < n; i++)
+                if (proxy_connect() >= 0)
+                        held++;
+        printf("held %d\n", held);
+        fflush(stdout);
+        pause(); /* the test kills us */
+        return 0;
+}
+
 static int flood(int n, const char *host)
 {
         int refused = 0;
@@ -76,16 +89,8 @@ int main(int argc, char **argv)
 
         if (argc < 2)
                 return 64;
-        if (!strcmp(argv[1], "idle")) {
-                int n = argc > 2 ? atoi(argv[2]) : 1000, held = 0;
-                for (int i = 0; i < n; i++)
-                        if (proxy_connect() >= 0)
-                                held++;
-                printf("held %d\n", held);
-                fflush(stdout);
-                pause(); /* the test kills us */
-                return 0;
-        }
+        if (!strcmp(argv[1], "idle"))
+                return idle(argc > 2 ? atoi(argv[2]) : 1000);
         if (!strcmp(argv[1], "flood") && argc > 3)
                 return flood(atoi(argv[2]), argv[3]);
         fd = proxy_connect();
