@@ -14,7 +14,7 @@ FUZZ_SRC     := modules/net_proxy/fuzz
 FUZZ_ALL     := $(patsubst $(FUZZ_SRC)/fuzz_%.c,%,$(wildcard $(FUZZ_SRC)/fuzz_*.c))
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 # The parsing core only: the module glue needs a host and an event loop.
-FUZZ_UNITS   := $(addprefix modules/net_proxy/,np_http.c np_body.c np_socks.c np_tls.c np_match.c np_addr.c)
+FUZZ_UNITS   := $(addprefix modules/net_proxy/,np_http.c np_body.c np_reqs.c np_socks.c np_tls.c np_match.c np_addr.c)
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Iinclude -Ilib -Imodules/net_proxy \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 # Debian ships libFuzzer's runtime apart from clang.

@@ -59,8 +59,9 @@ T_HELPER_SRCS := $(foreach m,$(MODULES),$(wildcard modules/$(m)/t/*-helper.c))
 HELPER_LIBS := -lcurl -lpthread
 endif
 T_HELPERS := $(foreach s,$(T_HELPER_SRCS),$(B)/t/helpers/$(basename $(notdir $(s))))
+# A helper may include a header next to it (the proxy tests' client code).
 define helper_rule
-$(B)/t/helpers/$(basename $(notdir $(1))): $(1) | $(DEPS_STAMP)
+$(B)/t/helpers/$(basename $(notdir $(1))): $(1) $(wildcard $(dir $(1))*.h) | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
 	@echo "  HELPER  $$@"
 	@$$(CC) $$(TOOL_CFLAGS) -o $$@ $(1) $$(TOOL_LDFLAGS) $$(PKG_LIBS) $$(HELPER_LIBS)

@@ -35,10 +35,11 @@ static const struct stk_arg_spec np_args[] = {
           "static name resolution, like curl --resolve: \"host:port:addr\" or \"host:addr\"" },
         { "allow_private", STK_ARG_LIST, STK_ARG_TRUSTED,
           "non-public addresses a name may resolve to: \"10.0.0.0/8\", \"192.168.1.5\"" },
-        { "allow_missing_sni", STK_ARG_BOOL, STK_ARG_TRUSTED, "let a TLS tunnel without SNI through (default false)" },
+        { "allow_missing_sni", STK_ARG_BOOL, STK_ARG_TRUSTED,
+          "let a TLS tunnel to a name without SNI through (default false; one to an address never has one)" },
         { "allow_ech", STK_ARG_BOOL, STK_ARG_TRUSTED, "let an encrypted ClientHello through (default false)" },
         { "allow_opaque", STK_ARG_BOOL, STK_ARG_TRUSTED,
-          "tunnels that are neither TLS nor HTTP, unchecked (default false)" },
+          "tunnels that are neither TLS nor HTTP; no tunnel is then checked at all (default false)" },
         { "header_timeout", STK_ARG_INT, 0, "seconds to receive a request head or a ClientHello (default 10)" },
         { "idle_timeout", STK_ARG_INT, 0, "seconds a tunnel may sit idle (default 600)" },
         { "connect_timeout", STK_ARG_INT, 0, "seconds to connect upstream (default 10)" },
@@ -74,6 +75,7 @@ static int np_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_dat
         p->host = h;
         p->ctx = ctx;
         p->listen_fd = p->ns_listen_fd = p->timer_fd = -1;
+        np_quiet_start(p);
         r = np_conf_load(&p->conf, h, ctx);
         if (r < 0) {
                 np_conf_done(&p->conf);
@@ -100,6 +102,8 @@ static void np_fini(void *data)
         if (!p)
                 return;
         np_close_all(p);
+        if (p->active)
+                np_quiet_end(p);
         np_dns_free(p->dns);
         unwatch_close(p, &p->listen_fd);
         unwatch_close(p, &p->ns_listen_fd);
@@ -122,7 +126,7 @@ static void on_accept(struct stk_ctx *ctx, int fd, unsigned events, void *userda
         int r = np_accept_on(p, fd);
 
         if (r < 0)
-                p->host->log(p->ctx, STK_LOG_WARNING, "accept: %s", strerror(-r));
+                np_log(p, NULL, STK_LOG_WARNING, "accept: %s", strerror(-r));
 }
 
 static void on_tick(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
@@ -131,6 +135,7 @@ static void on_tick(struct stk_ctx *ctx, int fd, unsigned events, void *userdata
 
         (void) !read(fd, &n, sizeof(n)); /* EAGAIN: a spurious wake-up */
         np_tick(userdata);
+        np_quiet_tick(userdata);
 }
 
 static int listen_loopback(int port, int *ret_fd)
@@ -291,14 +296,14 @@ static int np_egress(struct stk_ctx *ctx, const struct stk_egress *req, enum stk
         char why[160];
 
         if (!req->host || np_host_parse(req->host, strlen(req->host), &h) < 0) {
-                host->log(ctx, STK_LOG_INFO, "\"%s\": not a valid host", req->host ? req->host : "");
+                np_log(p, ctx, STK_LOG_INFO, "\"%s\": not a valid host", req->host ? req->host : "");
                 snprintf(p->last_why, sizeof(p->last_why), "not a valid host name");
                 *ret_verdict = STK_DENY;
                 return 0;
         }
         *ret_verdict = np_policy_decide(&p->conf, &h, req->port, why, sizeof(why));
         snprintf(p->last_why, sizeof(p->last_why), "%s", why);
-        host->log(ctx, STK_LOG_INFO, "%s:%u (%s): %s", h.text, req->port, req->scheme ? req->scheme : "?", why);
+        np_log(p, ctx, STK_LOG_INFO, "%s:%u (%s): %s", h.text, req->port, req->scheme ? req->scheme : "?", why);
         return 0;
 }
 
@@ -322,11 +327,13 @@ static int np_explain(struct stk_ctx *ctx, char **ret_text)
                 fprintf(f, "decisions: network.deny (%zu patterns) wins, then network.allow (%zu); "
                         "others ask (deny under approval: never); unlisted addresses denied\n",
                         np_matcher_count(p->conf.deny), np_matcher_count(p->conf.allow));
-                fprintf(f, "tunnels: TLS SNI (or HTTP Host) must name the CONNECT host; missing SNI %s, ECH %s, "
-                        "other protocols %s\n", p->conf.allow_missing_sni ? "allowed" : "denied",
+                fprintf(f, "tunnels: TLS SNI, or every HTTP request's target and Host, must name the CONNECT host; "
+                        "missing SNI %s, ECH %s, other protocols %s\n", p->conf.allow_missing_sni ? "allowed" : "denied",
                         p->conf.allow_ech ? "allowed" : "denied", p->conf.allow_opaque ? "allowed" : "denied");
                 fprintf(f, "addresses: public only; resolve map entries %zu, allow_private %zu patterns\n",
                         p->conf.n_resolve, np_matcher_count(p->conf.allow_private));
+                fprintf(f, "audit: repeated refusals of a destination folded into egress-refused records; "
+                        "log lines about traffic rate-limited\n");
                 fprintf(f, "limits: header %d s, connect %d s, idle %d s, %d connections\n",
                         p->conf.header_timeout_ms / 1000, p->conf.connect_timeout_ms / 1000,
                         p->conf.idle_timeout_ms / 1000, p->conf.max_conns);

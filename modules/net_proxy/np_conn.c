@@ -16,6 +16,32 @@
 
 #include "np_conn.h"
 
+/* What a flood of connections makes the proxy say is bounded (np_quiet.h):
+ * a token bucket for warnings and errors, another for info and debug (the
+ * core drops those below its level, which a module cannot see, so they
+ * must not use up the warnings' tokens). */
+void np_log(struct np_proxy *p, struct stk_ctx *ctx, enum stk_log_level level, const char *fmt, ...)
+{
+        int k = level <= STK_LOG_WARNING ? 0 : 1;
+        uint64_t untold;
+        char msg[600];
+        va_list ap;
+
+        if (!np_bucket_take(&p->logs[k], stk_now_ms()))
+                return;
+        va_start(ap, fmt);
+        (void) vsnprintf(msg, sizeof(msg), fmt, ap); /* truncation only shortens a log line */
+        va_end(ap);
+        untold = p->logs[k].dropped - p->logs_told[k];
+        p->logs_told[k] = p->logs[k].dropped;
+        ctx = ctx ? ctx : p->ctx;
+        if (untold)
+                p->host->log(ctx, level, "%s (%llu similar lines suppressed before this one)", msg,
+                             (unsigned long long) untold);
+        else
+                p->host->log(ctx, level, "%s", msg);
+}
+
 void np_conn_log(struct np_conn *c, enum stk_log_level level, const char *fmt, ...)
 {
         char msg[512];
@@ -24,7 +50,7 @@ void np_conn_log(struct np_conn *c, enum stk_log_level level, const char *fmt, .
         va_start(ap, fmt);
         (void) vsnprintf(msg, sizeof(msg), fmt, ap); /* truncation only shortens a log line */
         va_end(ap);
-        c->p->host->log(c->p->ctx, level, "connection %llu: %s", (unsigned long long) c->id, msg);
+        np_log(c->p, NULL, level, "connection %llu: %s", (unsigned long long) c->id, msg);
 }
 
 static const char *kind_name(enum np_kind k)
@@ -37,12 +63,95 @@ static const char *kind_name(enum np_kind k)
         }
 }
 
+static void put_time(struct json_object *o, const char *key, const struct timespec *ts)
+{
+        char buf[STK_TIME_ISO_MAX];
+
+        if (stk_time_iso(ts, buf, sizeof(buf)) > 0)
+                json_object_object_add(o, key, json_object_new_string(buf));
+}
+
+/* Refusals folded by np_fold, as one record. */
+static void audit_folded(void *userdata, const struct np_fold_entry *e)
+{
+        struct np_proxy *p = userdata;
+        struct json_object *o = json_object_new_object();
+
+        json_object_object_add(o, "protocol", json_object_new_string(e->protocol));
+        json_object_object_add(o, "host", json_object_new_string(e->host));
+        json_object_object_add(o, "port", json_object_new_int(e->port));
+        json_object_object_add(o, "verdict", json_object_new_string("deny"));
+        json_object_object_add(o, "count", json_object_new_int64((int64_t) e->count));
+        put_time(o, "first", &e->first);
+        put_time(o, "last", &e->last);
+        json_object_object_add(o, "reason", json_object_new_string(e->reason));
+        (void) p->host->audit(p->ctx, "egress-refused", json_object_to_json_string(o));
+        json_object_put(o);
+}
+
+/* A refusal (or a connection that never made a request) that nothing went
+ * through: the first of its destination is recorded in full, later ones
+ * folded (np_quiet.h).  True: folded, nothing more to write. */
+static bool fold_refusal(struct np_conn *c, const char *reason)
+{
+        struct timespec now;
+
+        if ((!c->refused && c->verdict) || c->c2u.total || c->u2c.total)
+                return false;
+        (void) clock_gettime(CLOCK_REALTIME, &now);
+        return !np_fold_refusal(&c->p->fold, c->host, c->host[0] ? c->port : 0, kind_name(c->kind), reason, stk_now_ms(),
+                                &now, audit_folded, c->p);
+}
+
+void np_quiet_start(struct np_proxy *p)
+{
+        int64_t now = stk_now_ms();
+
+        np_fold_init(&p->fold, now);
+        np_bucket_init(&p->logs[0], NP_LOG_RATE, NP_LOG_BURST, now);
+        np_bucket_init(&p->logs[1], NP_LOG_RATE, NP_LOG_BURST, now);
+        p->logs_told[0] = p->logs_told[1] = 0;
+}
+
+void np_quiet_tick(struct np_proxy *p)
+{
+        np_fold_tick(&p->fold, stk_now_ms(), audit_folded, p);
+}
+
+/* The end of the run: what was folded, and how much was held back. */
+void np_quiet_end(struct np_proxy *p)
+{
+        struct json_object *o;
+        uint64_t warnings = p->logs[0].dropped;
+
+        np_fold_flush(&p->fold, audit_folded, p);
+        if (!p->fold.refused && !warnings && !p->logs[1].dropped)
+                return;
+        o = json_object_new_object();
+        json_object_object_add(o, "refused", json_object_new_int64((int64_t) p->fold.refused));
+        json_object_object_add(o, "folded", json_object_new_int64((int64_t) p->fold.folded));
+        json_object_object_add(o, "records", json_object_new_int64((int64_t) p->fold.records));
+        json_object_object_add(o, "warnings_suppressed", json_object_new_int64((int64_t) warnings));
+        /* info and debug lines the core may have dropped anyway */
+        json_object_object_add(o, "info_suppressed", json_object_new_int64((int64_t) p->logs[1].dropped));
+        (void) p->host->audit(p->ctx, "egress-summary", json_object_to_json_string(o));
+        json_object_put(o);
+        if (p->fold.folded || warnings)
+                p->host->log(p->ctx, STK_LOG_WARNING,
+                             "%llu refusals, %llu of them folded into %llu audit records; %llu warnings suppressed",
+                             (unsigned long long) p->fold.refused, (unsigned long long) p->fold.folded,
+                             (unsigned long long) p->fold.records, (unsigned long long) warnings);
+}
+
 static void audit_conn(struct np_conn *c, const char *reason)
 {
-        struct json_object *o = json_object_new_object();
+        struct json_object *o;
         struct timespec now;
         double ms;
 
+        if (fold_refusal(c, reason))
+                return;
+        o = json_object_new_object();
         (void) clock_gettime(CLOCK_MONOTONIC, &now);
         ms = (double) (now.tv_sec - c->started.tv_sec) * 1e3 + (double) (now.tv_nsec - c->started.tv_nsec) / 1e6;
         json_object_object_add(o, "connection", json_object_new_int64((int64_t) c->id));
@@ -54,6 +163,8 @@ static void audit_conn(struct np_conn *c, const char *reason)
         json_object_object_add(o, "address", json_object_new_string(c->peer));
         json_object_object_add(o, "bytes_out", json_object_new_int64((int64_t) c->c2u.total));
         json_object_object_add(o, "bytes_in", json_object_new_int64((int64_t) c->u2c.total));
+        if (c->checked) /* each one judged on its own */
+                json_object_object_add(o, "requests", json_object_new_int64((int64_t) c->reqs.n));
         json_object_object_add(o, "duration_ms", json_object_new_double(ms));
         json_object_object_add(o, "end", json_object_new_string(reason));
         (void) c->p->host->audit(c->p->ctx, "egress-connection", json_object_to_json_string(o));
@@ -280,8 +391,7 @@ int np_accept_on(struct np_proxy *p, int listen_fd)
                 if (fd < 0)
                         return errno == EAGAIN || errno == ECONNABORTED || errno == EINTR ? 0 : -errno;
                 if (p->n_conns >= (size_t) p->conf.max_conns) {
-                        p->host->log(p->ctx, STK_LOG_WARNING, "%zu connections open (max_connections): refusing one",
-                                     p->n_conns);
+                        np_log(p, NULL, STK_LOG_WARNING, "%zu connections open (max_connections): refusing one", p->n_conns);
                         close(fd);
                         continue;
                 }

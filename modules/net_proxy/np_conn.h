@@ -10,6 +10,7 @@
 #include "np_body.h"
 #include "np_http.h"
 #include "np_internal.h"
+#include "np_reqs.h"
 #include "np_socks.h"
 
 enum np_state {
@@ -44,6 +45,7 @@ struct np_conn {
         int cfd, ufd;
         unsigned c_events, u_events;    /* what is watched now */
         bool client_shut;               /* CLOSING: our answer is out, SHUT_WR sent */
+        bool refused;                   /* the proxy said no (np_refuse, a failed check) */
 
         char *in;                       /* NP_HEAD_MAX: client bytes not yet passed on */
         size_t in_len;
@@ -54,18 +56,22 @@ struct np_conn {
 
         struct np_http_parser http;
         struct np_pipe c2u, u2c;
-        bool http_body;                 /* plain HTTP: client bytes end with the request body */
-        struct np_body body;
+        /* Client bytes go upstream through np_stream.c, judged by np_reqs,
+         * rather than spliced: a plain-HTTP request's body, or every request
+         * of a tunnel that carries HTTP. */
+        bool checked;
+        bool stopped;                   /* a refused request ended what goes upstream */
+        struct np_reqs reqs;
 
         char host[256];
         uint16_t port;
-        bool dest_is_ip;                /* an address literal, explicitly allowed */
+        struct np_host dest;            /* the destination allowed, as parsed */
         struct sockaddr_storage addrs[NP_MAX_ADDRS];
         size_t n_addrs, addr_i;
         char peer[64];                  /* the address connected to, for the audit */
 
         const char *verdict, *decider;
-        char reason[512];
+        char reason[640];               /* room for a host name and a why */
         struct timespec started;
         int64_t deadline_ms;            /* CLOCK_MONOTONIC: header, connect or drain deadline */
         int64_t last_active_ms;
@@ -87,6 +93,12 @@ int np_http_prepare_upstream(struct np_conn *c);
 void np_peek_step(struct np_conn *c);
 int np_tunnel_start(struct np_conn *c);
 void np_tunnel_pump(struct np_conn *c);
+
+/* np_stream.c: client bytes, judged before they go */
+void np_stream_tunnel(struct np_conn *c);       /* every request, checked against c->dest */
+void np_stream_plain(struct np_conn *c, const struct np_http_req *req); /* one body, then nothing */
+int np_stream_move(struct np_conn *c, bool *progress);
+bool np_stream_wants_client(const struct np_conn *c);
 unsigned np_tunnel_client_events(const struct np_conn *c);
 unsigned np_tunnel_upstream_events(const struct np_conn *c);
 void np_pipe_close(struct np_pipe *pp);

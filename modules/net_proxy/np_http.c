@@ -68,6 +68,12 @@ void np_http_parser_init(struct np_http_parser *p, const struct np_http_limits *
         p->state = S_REQUEST_LINE;
 }
 
+void np_http_parser_init_tunnel(struct np_http_parser *p, const struct np_http_limits *lim)
+{
+        np_http_parser_init(p, lim);
+        p->in_tunnel = true;
+}
+
 /* ---- targets --------------------------------------------------------- */
 
 /* host[:port] or [v6][:port]; *port 0 when absent.  NULL, or why not. */
@@ -143,7 +149,8 @@ static int parse_absolute(struct np_http_parser *p, const char *buf, struct span
         if (t.len >= 8 && span_ieq((struct span){ t.s, 8 }, "https://"))
                 return bad(p, 400, "https:// URL in a proxy request: use CONNECT");
         if (t.len < n || !span_ieq((struct span){ t.s, n }, http))
-                return bad(p, 400, "only http:// URLs are forwarded (https through CONNECT)");
+                return bad(p, 400, p->in_tunnel ? "request target is neither a path nor an http:// URL"
+                                                 : "only http:// URLs are forwarded (https through CONNECT)");
         if (memchr(t.s, '#', t.len))
                 return bad(p, 400, "fragment (#) in a request target");
         for (end = n; end < t.len && t.s[end] != '/' && t.s[end] != '?'; end++)
@@ -151,12 +158,34 @@ static int parse_absolute(struct np_http_parser *p, const char *buf, struct span
         why = parse_authority((struct span){ t.s + n, end - n }, &p->req.host, &p->req.port);
         if (why)
                 return bad(p, 400, why);
-        if (p->req.port == 0)
+        p->req.has_target_host = true;
+        if (p->req.port == 0 && !p->in_tunnel)
                 p->req.port = 80;
         if (!valid_path((struct span){ t.s + end, t.len - end }))
                 return bad(p, 400, "invalid character or %-escape in the request path");
         p->req.path_off = (size_t)(t.s + end - buf);
         p->req.path_len = t.len - end;
+        return NEXT_LINE;
+}
+
+/* Inside a tunnel the client speaks to the origin: origin-form (/path),
+ * asterisk-form for OPTIONS, or absolute-form, which an origin must accept
+ * too (RFC 9112 3.2.2) and which names a host of its own. */
+static int parse_tunnel_target(struct np_http_parser *p, const char *buf, struct span t)
+{
+        if (p->req.is_connect)
+                return bad(p, 400, "CONNECT inside a tunnel");
+        if (t.len == 1 && t.s[0] == '*')
+                return strcmp(p->req.method, "OPTIONS") == 0 ? NEXT_LINE
+                                                             : bad(p, 400, "asterisk-form request other than OPTIONS");
+        if (t.s[0] != '/')
+                return parse_absolute(p, buf, t);
+        if (t.len > 1 && t.s[1] == '/')
+                return bad(p, 400, "request path starting with //"); /* an authority to a lenient origin */
+        if (!valid_path(t))
+                return bad(p, 400, "invalid character or %-escape in the request path");
+        p->req.path_off = (size_t)(t.s - buf);
+        p->req.path_len = t.len;
         return NEXT_LINE;
 }
 
@@ -168,6 +197,7 @@ static int parse_connect_target(struct np_http_parser *p, struct span t)
                 return bad(p, 400, why);
         if (p->req.port == 0)
                 return bad(p, 400, "CONNECT needs host:port");
+        p->req.has_target_host = true;
         return NEXT_LINE;
 }
 
@@ -238,6 +268,8 @@ static int request_line(struct np_http_parser *p, const char *buf, struct span l
                 if ((unsigned char)target.s[i] <= 0x20 || (unsigned char)target.s[i] >= 0x7f)
                         return bad(p, 400, "invalid character in the request target");
         p->state = S_HEADERS;
+        if (p->in_tunnel)
+                return parse_tunnel_target(p, buf, target);
         return p->req.is_connect ? parse_connect_target(p, target) : parse_absolute(p, buf, target);
 }
 
@@ -323,8 +355,13 @@ static int known_header(struct np_http_parser *p, struct span name, struct span 
         }
         if (span_ieq(name, "connection"))
                 return each_element(p, v, connection_element);
-        if (span_ieq(name, "upgrade"))
+        if (span_ieq(name, "upgrade")) {
+                /* Forwarding, the proxy drops it; a tunnel passes bytes as they
+                 * are, and after a 101 answer the stream is no longer HTTP. */
+                if (p->in_tunnel)
+                        return bad(p, 400, "Upgrade inside a tunnel: what follows could not be checked");
                 p->req.has_upgrade = true;
+        }
         return NEXT_LINE;
 }
 
@@ -357,6 +394,8 @@ static int finish(struct np_http_parser *p, size_t head_len)
 
         if (r->version_minor >= 1 && !r->has_host_header)
                 return bad(p, 400, "HTTP/1.1 request without a Host header");
+        if (p->in_tunnel && !r->has_host_header)
+                return bad(p, 400, "request without a Host header inside a tunnel"); /* the origin would pick one */
         if (r->is_connect && (r->has_content_length || p->has_te))
                 return bad(p, 400, "CONNECT with a body");
         if (p->has_te && r->has_content_length)
@@ -570,7 +609,7 @@ int np_http_rewrite(const struct np_http_parser *p, const char *buf, char *out, 
         struct span name, line;
         char cl[48];
 
-        if (p->state != S_DONE || r->is_connect)
+        if (p->state != S_DONE || r->is_connect || p->in_tunnel)
                 return -EINVAL;
         put_request_line(&w, r, buf);
         lf = memchr(buf, '\n', r->head_len);

@@ -36,7 +36,20 @@
  *    origin sees, a request-smuggling trick.
  * Upgrade is not refused but removed (with Connection: close the origin
  * answers the request itself; a client wanting WebSocket gets that answer
- * rather than a tunnel we cannot inspect; ws:// clients use CONNECT).
+ * rather than a tunnel we cannot inspect).
+ *
+ * Inside a tunnel (np_http_parser_init_tunnel): the requests a client
+ * sends through CONNECT or SOCKS5 to the origin itself, each of them
+ * parsed so its host can be checked against the tunnel's.  The same rules,
+ * except for the target and three more refusals:
+ *   METHOD /path?q HTTP/1.x             origin-form (not starting with //)
+ *   OPTIONS * HTTP/1.x                  asterisk-form, OPTIONS only
+ *   METHOD http://host[:port]/path HTTP/1.x   absolute-form, which origins
+ *                                       accept too: its host is checked
+ *  - CONNECT (400): the stream after it would be opaque;
+ *  - any request without a Host header, HTTP/1.0 too (400);
+ *  - an Upgrade header (400): the bytes pass unchanged, and after the
+ *    origin's 101 they would no longer be HTTP the proxy could check.
  */
 #pragma once
 
@@ -62,10 +75,13 @@ struct np_http_req {
         char method[NP_HTTP_METHOD_MAX + 1];
         bool is_connect;
         unsigned version_minor;     /* HTTP/1.<minor> */
+        bool has_target_host;       /* the target names a host (always, but in a tunnel) */
         struct np_host host;        /* from the target, normalized */
-        uint16_t port;              /* from the target; 80 when absolute-form omits it */
-        size_t path_off, path_len;  /* absolute-form: path and query in the buffer
-                                     * (path_len 0: the path is "/"); CONNECT: 0 */
+        uint16_t port;              /* from the target; 80 when absolute-form omits it
+                                     * (in a tunnel: 0) */
+        size_t path_off, path_len;  /* absolute- or origin-form: path and query in
+                                     * the buffer (path_len 0: the path is "/" or,
+                                     * asterisk-form, none); CONNECT: 0 */
         bool has_host_header;
         struct np_host host_header; /* the Host header's host, normalized */
         uint16_t host_header_port;  /* 0 when the Host header has no port */
@@ -84,6 +100,7 @@ struct np_http_parser {
         int state;
         unsigned te_chunked; /* how many `chunked` codings were seen */
         bool has_te;
+        bool in_tunnel;    /* requests inside a tunnel (see the head comment) */
         struct np_http_req req;
         int status;        /* on NP_BAD: the HTTP status to answer */
         const char *why;   /* on NP_BAD: a static reason text */
@@ -91,6 +108,8 @@ struct np_http_parser {
 
 /* Start parsing a new head; lim NULL means NP_HTTP_LIMITS_DEFAULT. */
 void np_http_parser_init(struct np_http_parser *p, const struct np_http_limits *lim);
+/* The same for a request inside a tunnel. */
+void np_http_parser_init_tunnel(struct np_http_parser *p, const struct np_http_limits *lim);
 
 /*
  * Parse the head in buf[0..len): the bytes received so far.  Between calls
@@ -119,8 +138,8 @@ int np_http_parse(struct np_http_parser *p, const char *buf, size_t len);
  *      Connection: close
  * `buf` is the buffer np_http_parse returned NP_DONE on.  Returns the
  * length written to out (not NUL-terminated), -ENOBUFS if out is too small
- * (head_len + 512 always suffices), -EINVAL for CONNECT or an unfinished
- * parse.
+ * (head_len + 512 always suffices), -EINVAL for CONNECT, a request parsed
+ * inside a tunnel (passed on as it is), or an unfinished parse.
  */
 int np_http_rewrite(const struct np_http_parser *p, const char *buf, char *out, size_t outsz);
 

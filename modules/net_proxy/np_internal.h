@@ -13,6 +13,7 @@
 
 #include "np_addr.h"
 #include "np_match.h"
+#include "np_quiet.h"
 
 #define NP_MAX_ADDRS 8
 #define NP_HEAD_MAX (32 * 1024)       /* request head, SOCKS frames, a ClientHello */
@@ -49,7 +50,18 @@ struct np_proxy {
         struct np_dns *dns;
         bool active;
         char last_why[160];             /* the egress hook's reason for its last verdict */
+        struct np_fold fold;            /* repeated refusals, folded in the audit */
+        struct np_bucket logs[2];       /* connection log lines: warnings and errors; info and debug */
+        uint64_t logs_told[2];          /* of the lines each bucket dropped, how many a line mentioned */
 };
+
+/* np_quiet glue (np_conn.c): a log line the traffic causes, rate-limited;
+ * through ctx (NULL: the proxy's own line). */
+void np_log(struct np_proxy *p, struct stk_ctx *ctx, enum stk_log_level level, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+void np_quiet_start(struct np_proxy *p);
+void np_quiet_tick(struct np_proxy *p);
+void np_quiet_end(struct np_proxy *p);
 
 /* np_conn.c */
 int np_accept_on(struct np_proxy *p, int listen_fd);
@@ -66,6 +78,7 @@ void np_dns_free(struct np_dns *d);
 enum stk_verdict np_policy_decide(const struct np_conf *c, const struct np_host *h, uint16_t port, char *why,
                                   size_t why_size);
 const struct np_resolve *np_policy_resolve(const struct np_conf *c, const char *host, uint16_t port);
+bool np_policy_listed_address(const struct np_conf *c, const struct np_host *h);
 bool np_policy_address_ok(const struct np_conf *c, const struct sockaddr_storage *a, bool explicit_dest);
 int np_conf_load(struct np_conf *c, const struct stk_host *host, struct stk_ctx *ctx);
 void np_conf_done(struct np_conf *c);

@@ -442,6 +442,15 @@ const char *np_matcher_find(const struct np_matcher *m, const struct np_host *h,
         return hit;
 }
 
+const char *np_matcher_find_address(const struct np_matcher *m, const struct np_host *h)
+{
+        size_t probes = 0;
+
+        if (h->kind != NP_HOST_IPV4 && h->kind != NP_HOST_IPV6)
+                return NULL;
+        return find_ip(m, &h->ip, &probes);
+}
+
 bool np_matcher_match(const struct np_matcher *m, const struct np_host *h)
 {
         return np_matcher_find(m, h, NULL) != NULL;

@@ -82,8 +82,10 @@ int np_host_parse(const char *in, size_t len, struct np_host *ret);
  *   example.com        that name exactly (after normalization)
  *   *.example.com      every name below example.com, at any depth, but not
  *                      example.com itself (list both to have both)
- *   *                  every destination, names and addresses: meant for a
- *                      deny list, or an explicit allow-all
+ *   *                  every destination, names and addresses, for
+ *                      np_matcher_find (a deny list); np_matcher_find_address
+ *                      ignores it (an allow list: a name pattern, `*`
+ *                      included, never admits an address)
  *   10.1.2.3, ::1      that address (also `[::1]`)
  *   10.0.0.0/8, fc00::/7   the addresses in that prefix; host bits must be 0
  * Anything else is an error naming the pattern: other wildcards (`a*.com`,
@@ -114,6 +116,11 @@ struct np_matcher *np_matcher_free(struct np_matcher *m);
  * NULL.  *ret_probes (may be NULL) gets how many table slots and prefix
  * entries were examined: the cost of the lookup, for tests. */
 const char *np_matcher_find(const struct np_matcher *m, const struct np_host *h, size_t *ret_probes);
+
+/* The address or prefix pattern that lists h, an address destination;
+ * NULL for a name, or when only `*` would match: what an allow list must
+ * hold for the proxy to connect to an address it was given. */
+const char *np_matcher_find_address(const struct np_matcher *m, const struct np_host *h);
 
 /* np_matcher_find(m, h, NULL) != NULL. */
 bool np_matcher_match(const struct np_matcher *m, const struct np_host *h);

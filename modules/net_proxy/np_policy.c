@@ -134,21 +134,38 @@ enum stk_verdict np_policy_decide(const struct np_conf *c, const struct np_host 
                 snprintf(why, why_size, "network.deny has \"%s\"", pattern);
                 return STK_DENY;
         }
+        if (h->kind != NP_HOST_NAME) {
+                /* A name pattern, `*` included, never admits an address:
+                 * "*" means every name, not 127.0.0.1 or the metadata service. */
+                pattern = np_matcher_find_address(c->allow, h);
+                if (pattern) {
+                        snprintf(why, why_size, "network.allow has \"%s\"", pattern);
+                        return STK_ALLOW;
+                }
+                snprintf(why, why_size, "an address literal not listed in network.allow (by an address or prefix)");
+                return STK_DENY;
+        }
         pattern = np_matcher_find(c->allow, h, NULL);
         if (pattern) {
                 snprintf(why, why_size, "network.allow has \"%s\"", pattern);
                 return STK_ALLOW;
         }
-        if (h->kind != NP_HOST_NAME) {
-                snprintf(why, why_size, "an address literal not listed in network.allow");
-                return STK_DENY;
-        }
         snprintf(why, why_size, "not in network.allow");
         return STK_ASK;
 }
 
+/* Whether the policy itself names this address destination: an address
+ * or prefix entry of network.allow.  Only then is a literal connected to
+ * whatever its class; a literal some other egress line allowed is held to
+ * the same rule as a resolved address. */
+bool np_policy_listed_address(const struct np_conf *c, const struct np_host *h)
+{
+        return h->kind != NP_HOST_NAME && np_matcher_find_address(c->allow, h) != NULL &&
+               !np_matcher_match(c->deny, h);
+}
+
 /* Connect only to public addresses, unless the policy named this one: the
- * resolve map or an address literal it allowed, or allow_private. */
+ * resolve map or an address literal it listed, or allow_private. */
 bool np_policy_address_ok(const struct np_conf *c, const struct sockaddr_storage *a, bool explicit_dest)
 {
         struct np_host h = { 0 };

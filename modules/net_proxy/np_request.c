@@ -47,6 +47,7 @@ void np_refuse(struct np_conn *c, int http_status, int socks_code, const char *f
         (void) vsnprintf(c->reason, sizeof(c->reason), fmt, ap); /* truncation only shortens a message */
         va_end(ap);
         np_conn_log(c, STK_LOG_WARNING, "refused: %s", c->reason);
+        c->refused = true;
         if (c->kind == NP_K_SOCKS && c->state != NP_S_SOCKS_HELLO)
                 answer_socks(c, socks_code);
         else if (c->kind != NP_K_SOCKS)
@@ -126,16 +127,21 @@ static void use_addresses(struct np_conn *c, const struct sockaddr_storage *addr
 {
         char first_bad[64] = "";
 
+        const char *cls = "public";
+
         c->n_addrs = c->addr_i = 0;
         for (size_t i = 0; i < n && c->n_addrs < NP_MAX_ADDRS; i++) {
                 if (np_policy_address_ok(&c->p->conf, &addrs[i], explicit_dest))
                         c->addrs[c->n_addrs++] = addrs[i];
-                else if (!*first_bad)
+                else if (!*first_bad) {
                         addr_text(&addrs[i], first_bad, sizeof(first_bad));
+                        cls = np_addr_class_name(np_addr_classify_sockaddr((const struct sockaddr *) &addrs[i],
+                                                                           sizeof(addrs[i])));
+                }
         }
         if (c->n_addrs == 0) {
-                np_refuse(c, 403, NP_SOCKS_NOT_ALLOWED, "%s resolves to %s, which is not a public address (net_proxy allow_private)",
-                          c->host, *first_bad ? first_bad : "nothing");
+                np_refuse(c, 403, NP_SOCKS_NOT_ALLOWED, "%s resolves to %s, a %s address, which is not a public address (net_proxy allow_private)",
+                          c->host, *first_bad ? first_bad : "nothing", cls);
                 return;
         }
         connect_next(c);
@@ -163,12 +169,13 @@ static void resolve(struct np_conn *c, const struct np_host *h)
         int r;
 
         if (map || h->kind != NP_HOST_NAME) {
-                /* The policy named this address: the map, or a listed literal. */
+                /* No lookup: the map's address, or the literal itself, used
+                 * whatever its class only when the policy names it. */
                 if (ip_sockaddr(map ? &map->ip : &h->ip, c->port, &a) < 0) {
                         np_refuse(c, 500, NP_SOCKS_FAILURE, "%s: unusable address", c->host);
                         return;
                 }
-                use_addresses(c, &a, 1, true);
+                use_addresses(c, &a, 1, map || np_policy_listed_address(&c->p->conf, h));
                 return;
         }
         c->state = NP_S_RESOLVING;
@@ -183,7 +190,7 @@ static void go(struct np_conn *c, const struct np_host *h, uint16_t port, const 
 {
         snprintf(c->host, sizeof(c->host), "%s", h->text);
         c->port = port;
-        c->dest_is_ip = h->kind != NP_HOST_NAME;
+        c->dest = *h;
         if (decide(c, scheme))
                 resolve(c, h);
 }
@@ -322,6 +329,7 @@ static void socks_hello_step(struct np_conn *c)
                 /* "No acceptable method" is the only answer a greeting has. */
                 snprintf(c->reason, sizeof(c->reason), "bad SOCKS5 greeting: %s", why ? why : "malformed");
                 np_conn_log(c, STK_LOG_WARNING, "refused: %s", c->reason);
+                c->refused = true;
                 c->state = NP_S_CLOSING;
                 c->deadline_ms = stk_now_ms() + 2000;
                 np_conn_update(c);

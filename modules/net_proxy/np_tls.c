@@ -74,29 +74,30 @@ void np_tls_init(struct np_tls_parser *p)
         p->why = NULL;
 }
 
+/* RFC 6066 3 lets the list carry several names of different types, but
+ * defines only host_name (0) and no client sends more than one entry.  A
+ * parser that skips what it does not know, while the server reads some
+ * other entry, lets the two disagree about the name: so exactly one entry,
+ * of type host_name, or the hello is refused. */
 static int server_name(struct np_tls_parser *p, struct reader ext)
 {
         struct reader list = take(&ext, read_u16(&ext));
+        unsigned type = read_u8(&list);
+        struct reader name = take(&list, read_u16(&list));
         struct np_host h;
 
-        if (ext.bad || left(&ext) || left(&list) == 0)
+        if (ext.bad || left(&ext) || list.bad)
                 return fail(p, "malformed server_name extension");
-        while (left(&list)) {
-                unsigned type = read_u8(&list);
-                struct reader name = take(&list, read_u16(&list));
-                if (list.bad)
-                        return fail(p, "malformed server_name extension");
-                if (type != 0)
-                        continue; /* no other name type is defined; skip it */
-                if (p->has_sni)
-                        return fail(p, "two host names in server_name");
-                if (np_host_parse((const char *)name.p, name.len, &h) < 0)
-                        return fail(p, "invalid host name in server_name");
-                if (h.kind != NP_HOST_NAME)
-                        return fail(p, "IP address in server_name (RFC 6066 forbids it)");
-                memcpy(p->sni, h.text, h.len + 1);
-                p->has_sni = true;
-        }
+        if (type != 0)
+                return fail(p, "server_name entry that is not a host_name");
+        if (left(&list))
+                return fail(p, "server_name lists more than one name");
+        if (np_host_parse((const char *)name.p, name.len, &h) < 0)
+                return fail(p, "invalid host name in server_name");
+        if (h.kind != NP_HOST_NAME)
+                return fail(p, "IP address in server_name (RFC 6066 forbids it)");
+        memcpy(p->sni, h.text, h.len + 1);
+        p->has_sni = true;
         return NP_DONE;
 }
 

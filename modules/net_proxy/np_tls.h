@@ -15,9 +15,11 @@
  * Refused (NP_BAD): any other record type (plain HTTP, SSLv2, an alert)
  * before the hello is complete, a handshake message that is not a
  * ClientHello, any length that runs past its container, an extension
- * type present twice (RFC 8446 4.2), a server_name extension that is empty,
- * lists two host names, or names an IP literal (RFC 6066 3 forbids it) or
- * an invalid name.
+ * type present twice (RFC 8446 4.2), a server_name extension whose list is
+ * not exactly one entry of type host_name (0) (empty, two names, or an
+ * entry of another type, before or after a host name: the proxy and the
+ * server must not pick different entries), or that names an IP literal
+ * (RFC 6066 3 forbids it) or an invalid name.
  * Reported: the host_name (normalized by np_host_parse), or no SNI; and
  * whether an encrypted_client_hello extension (0xfe0d, or the draft ESNI
  * 0xffce) is present: the visible SNI is then only the outer, public name

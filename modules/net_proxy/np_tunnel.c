@@ -3,17 +3,19 @@
  * The tunnel.  Before it opens, the client's first bytes must name the host
  * that was allowed (domain fronting: a CONNECT to an allowed name carrying a
  * ClientHello for another): the SNI of a TLS ClientHello, read without
- * terminating TLS, or the Host header of a plain HTTP request.  Then bytes
- * move by splice(2) through a pipe per direction, never copied through user
- * space, except a plain-HTTP request body, which is framed (one request per
- * connection: what follows the body is not passed on).
+ * terminating TLS, or the target and Host of a plain HTTP request.  Then
+ * bytes move by splice(2) through a pipe per direction, never copied
+ * through user space, except client bytes that must be judged as they go
+ * (np_stream.c): a plain-HTTP request body, framed (one request per
+ * connection: what follows the body is not passed on), and every request
+ * of a tunnel that carries HTTP.  After a ClientHello the rest of a TLS
+ * stream is opaque: what it carries cannot be checked without decrypting.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -66,11 +68,7 @@ int np_http_prepare_upstream(struct np_conn *c)
         c->uout_off = 0;
         memmove(c->in, c->in + req->head_len, c->in_len - req->head_len);
         c->in_len -= req->head_len;
-        c->http_body = true;
-        if (req->is_chunked)
-                np_body_init_chunked(&c->body, NULL);
-        else
-                np_body_init_length(&c->body, req->has_content_length ? req->content_length : 0);
+        np_stream_plain(c, req);
         return 0;
 }
 
@@ -80,19 +78,14 @@ static void fail_check(struct np_conn *c, const char *why)
         np_conn_log(c, STK_LOG_WARNING, "%s", c->reason);
         c->verdict = "deny";
         c->decider = "net_proxy";
+        c->refused = true;
         np_conn_close(c, c->reason);
 }
 
-static bool same_host(const struct np_conn *c, const char *name, size_t len)
-{
-        char norm[NP_HOST_MAX + 1];
-        int n = np_host_normalize_n(name, len, norm, sizeof(norm));
-
-        return n >= 0 && strcmp(norm, c->host) == 0;
-}
-
 /* NULL when the ClientHello names the allowed host; else why not, or
- * "" when more bytes are needed. */
+ * "" when more bytes are needed.  A tunnel to an address has no name to
+ * compare: its ClientHello must carry none (clients send no SNI for an
+ * address; a name there would be one the policy never allowed). */
 static const char *check_tls(struct np_conn *c, char *msg, size_t size)
 {
         /* Parsed from the start at each read: the parser is big and the event
@@ -110,53 +103,44 @@ static const char *check_tls(struct np_conn *c, char *msg, size_t size)
         }
         if (h.has_ech && !c->p->conf.allow_ech)
                 return "encrypted ClientHello (ECH) hides the server name (allow_ech)";
+        if (c->dest.kind != NP_HOST_NAME && !h.has_sni)
+                return NULL;
+        if (c->dest.kind != NP_HOST_NAME) {
+                snprintf(msg, size, "ClientHello names \"%s\" in a tunnel to an address", h.sni);
+                return msg;
+        }
         if (!h.has_sni)
                 return c->p->conf.allow_missing_sni ? NULL : "ClientHello without SNI (allow_missing_sni)";
-        if (same_host(c, h.sni, strlen(h.sni)))
+        if (strcmp(h.sni, c->dest.text) == 0) /* both normalized by np_host_parse */
                 return NULL;
         snprintf(msg, size, "ClientHello names \"%s\", not the allowed host", h.sni);
         return msg;
 }
 
-/* The same for an HTTP request inside the tunnel: its Host header, found by
- * scanning the head (the origin parses it again, so exactly one Host). */
+/* The same for the first HTTP request inside the tunnel, judged as every
+ * later one will be (np_stream.c): its target and Host name the host. */
 static const char *check_http(struct np_conn *c)
 {
-        const char *end = memmem(c->in, c->in_len, "\r\n\r\n", 4), *host = NULL;
-        size_t host_len = 0;
-        int hosts = 0;
+        int r;
 
-        if (!end)
-                return c->in_len >= NP_HEAD_MAX ? "request head too large" : "";
-        for (const char *line = memchr(c->in, '\n', (size_t) (end - c->in)); line && line < end;
-             line = memchr(line + 1, '\n', (size_t) (end - line))) {
-                const char *v = line + 1;
-                if ((size_t) (end - v) > 5 && strncasecmp(v, "host:", 5) == 0) {
-                        host = v + 5;
-                        hosts++;
-                }
-        }
-        if (hosts != 1)
-                return hosts ? "more than one Host header" : "HTTP request without a Host header";
-        while (*host == ' ' || *host == '\t')
-                host++;
-        while (host + host_len < end && host[host_len] != '\r' && host[host_len] != ':' && host[host_len] != ' ')
-                host_len++;
-        return same_host(c, host, host_len) ? NULL : "the Host header names another host";
+        if (!c->checked)
+                np_stream_tunnel(c);
+        r = np_reqs_judge(&c->reqs, c->in, c->in_len);
+        if (r == NP_BAD)
+                return c->reqs.why;
+        return c->reqs.n ? NULL : ""; /* the first head passed, or more bytes to come */
 }
 
 void np_peek_step(struct np_conn *c)
 {
-        char msg[160];
+        char msg[300];
         const char *why;
         unsigned char b0;
 
         if (c->in_len == 0)
                 return;
         b0 = (unsigned char) c->in[0];
-        if (c->dest_is_ip)
-                why = NULL; /* an address the policy listed: no name to compare */
-        else if (b0 == 0x16)
+        if (b0 == 0x16)
                 why = check_tls(c, msg, sizeof(msg));
         else if (np_is_tchar(b0))
                 why = check_http(c);
@@ -180,7 +164,7 @@ int np_tunnel_start(struct np_conn *c)
                 errno = -r;
                 return -1;
         }
-        if (!c->http_body && c->in_len) {
+        if (!c->checked && c->in_len) {
                 /* What the client already sent goes first. */
                 c->uout = malloc(c->in_len);
                 if (!c->uout) {
@@ -192,7 +176,7 @@ int np_tunnel_start(struct np_conn *c)
                 c->uout_off = 0;
                 c->in_len = 0;
         }
-        if (!c->http_body) {
+        if (!c->checked) {
                 free(c->in);
                 c->in = NULL;
         }
@@ -255,47 +239,11 @@ static int move(int from, struct np_pipe *pp, int to, bool *progress)
         return 0;
 }
 
-/* Plain HTTP, client to upstream: copy exactly the request body. */
-static int move_body(struct np_conn *c, bool *progress)
-{
-        for (;;) {
-                size_t used = 0;
-                ssize_t n;
-                int r;
-
-                if (c->in_len == 0 && !c->c2u.src_eof) {
-                        n = recv(c->cfd, c->in, NP_HEAD_MAX, MSG_DONTWAIT);
-                        if (n < 0)
-                                return errno == EAGAIN ? 0 : -errno;
-                        if (n == 0)
-                                return -ECONNRESET; /* the body was cut short */
-                        c->in_len = (size_t) n;
-                        *progress = true;
-                }
-                if (c->in_len == 0 || c->uout_len)
-                        return 0;
-                r = np_body_feed(&c->body, (const uint8_t *) c->in, c->in_len, &used);
-                if (r == NP_BAD)
-                        return -EPROTO;
-                c->uout = malloc(used ? used : 1);
-                if (!c->uout)
-                        return -ENOMEM;
-                memcpy(c->uout, c->in, used);
-                c->uout_len = used;
-                c->in_len = 0; /* past the body: not passed on (one request per connection) */
-                if (r == NP_DONE)
-                        c->c2u.src_eof = c->c2u.done = true;
-                r = flush_uout(c);
-                if (r <= 0 || c->c2u.done)
-                        return r < 0 ? r : 0;
-        }
-}
-
 unsigned np_tunnel_client_events(const struct np_conn *c)
 {
         unsigned ev = c->u2c.len > 0 ? STK_WATCH_OUT : 0;
 
-        if (!c->c2u.src_eof && !c->uout_len && (c->http_body ? c->in_len == 0 : c->c2u.len < c->c2u.cap))
+        if (c->checked ? np_stream_wants_client(c) : !c->c2u.src_eof && !c->uout_len && c->c2u.len < c->c2u.cap)
                 ev |= STK_WATCH_IN;
         return ev;
 }
@@ -304,7 +252,7 @@ unsigned np_tunnel_upstream_events(const struct np_conn *c)
 {
         unsigned ev = !c->u2c.src_eof && c->u2c.len < c->u2c.cap ? STK_WATCH_IN : 0;
 
-        if (c->c2u.len > 0 || c->uout_len)
+        if (c->c2u.len > 0 || c->uout_len || (c->checked && c->reqs.ok))
                 ev |= STK_WATCH_OUT;
         return ev;
 }
@@ -314,9 +262,9 @@ void np_tunnel_pump(struct np_conn *c)
         bool progress = false;
         int r = flush_uout(c);
 
-        if (r > 0 && c->http_body && !c->c2u.done)
-                r = move_body(c, &progress);
-        else if (r > 0 && !c->http_body)
+        if (r > 0 && c->checked && !c->c2u.done)
+                r = np_stream_move(c, &progress);
+        else if (r > 0 && !c->checked)
                 r = move(c->cfd, &c->c2u, c->ufd, &progress);
         if (r >= 0)
                 r = move(c->ufd, &c->u2c, c->cfd, &progress);
@@ -327,7 +275,7 @@ void np_tunnel_pump(struct np_conn *c)
         if (progress)
                 c->last_active_ms = stk_now_ms();
         if (c->c2u.done && c->u2c.done) {
-                np_conn_close(c, "done");
+                np_conn_close(c, c->stopped ? c->reason : "done");
                 return;
         }
         np_conn_update(c);

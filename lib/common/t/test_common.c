@@ -12,6 +12,7 @@
 #include "stk_buf.h"
 #include "stk_path.h"
 #include "stk_strv.h"
+#include "stk_time.h"
 #include "stk_trust.h"
 #include "stk_util.h"
 #include "unit.h"
@@ -196,5 +197,21 @@ static void test_trust_ancestors(void)
         CU_ASSERT_EQUAL(system(path), 0);
 }
 
+/* The audit log's time format, and its edges. */
+static void test_time_iso(void)
+{
+        struct timespec ts = { .tv_sec = 1767323045, .tv_nsec = 678999999 };
+        char buf[STK_TIME_ISO_MAX];
+
+        CU_ASSERT_EQUAL(stk_time_iso(&ts, buf, sizeof(buf)), 24);
+        CU_ASSERT_STRING_EQUAL(buf, "2026-01-02T03:04:05.678Z");
+        ts = (struct timespec) { 0, 0 };
+        CU_ASSERT_EQUAL(stk_time_iso(&ts, buf, sizeof(buf)), 24);
+        CU_ASSERT_STRING_EQUAL(buf, "1970-01-01T00:00:00.000Z");
+        CU_ASSERT_EQUAL(stk_time_iso(&ts, buf, 24), -1); /* no room for the NUL */
+        CU_ASSERT_EQUAL(stk_time_iso(&ts, buf, 10), -1);
+}
+
 UNIT_SUITE(common, UNIT_TEST(test_buf_grows_and_takes), UNIT_TEST(test_buf_max_truncates), UNIT_TEST(test_buf_truncate),
-           UNIT_TEST(test_strv), UNIT_TEST(test_paths), UNIT_TEST(test_trust_stat), UNIT_TEST(test_trust_ancestors))
+           UNIT_TEST(test_strv), UNIT_TEST(test_paths), UNIT_TEST(test_trust_stat), UNIT_TEST(test_trust_ancestors),
+           UNIT_TEST(test_time_iso))

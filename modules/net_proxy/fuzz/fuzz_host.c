@@ -4,7 +4,10 @@
  * port lists with the same bytes.  Properties: normalization is idempotent
  * and stays within the name rules; np_host_parse's canonical text parses
  * back to the same host; a pattern that compiles as a name matches that
- * name; address classification never fails on any 16 bytes.
+ * name, and one that compiles as an address matches that address; `*`
+ * matches every host but lists no address (np_matcher_find_address), and
+ * an address a matcher lists is one it matches; address classification
+ * never fails on any 16 bytes.
  */
 #include <errno.h>
 #include <sys/socket.h>
@@ -30,12 +33,24 @@ static void check_normalize(const char *s, size_t len)
         FUZZ_CHECK(strstr(out, "..") == NULL);
 }
 
+static void check_star(const struct np_host *h)
+{
+        static struct np_matcher *star;
+        static const char *const pats[] = { "*", NULL };
+
+        if (!star)
+                FUZZ_CHECK(np_matcher_new(pats, &star, NULL, NULL) == 0); /* kept for the whole run */
+        FUZZ_CHECK(np_matcher_match(star, h));
+        FUZZ_CHECK(np_matcher_find_address(star, h) == NULL);
+}
+
 static void check_parse(const char *s, size_t len)
 {
         struct np_host h, h2;
 
         if (np_host_parse(s, len, &h) < 0)
                 return;
+        check_star(&h);
         FUZZ_CHECK(h.len == strlen(h.text) && h.len > 0);
         FUZZ_CHECK(np_host_parse(h.text, h.len, &h2) == 0);
         FUZZ_CHECK(h2.kind == h.kind && strcmp(h2.text, h.text) == 0);
@@ -58,6 +73,10 @@ static void check_pattern(const char *s)
         FUZZ_CHECK(np_matcher_count(m) <= 1);
         if (np_host_parse(s, strlen(s), &h) == 0 && h.kind == NP_HOST_NAME && s[0] != '*')
                 FUZZ_CHECK(np_matcher_match(m, &h));
+        if (np_host_parse(s, strlen(s), &h) == 0 && h.kind != NP_HOST_NAME)
+                FUZZ_CHECK(np_matcher_find_address(m, &h) != NULL);
+        if (np_host_parse(s, strlen(s), &h) == 0 && np_matcher_find_address(m, &h))
+                FUZZ_CHECK(h.kind != NP_HOST_NAME && np_matcher_match(m, &h));
         if (strncmp(s, "*.", 2) == 0 && strlen(s) < 200) {
                 char sub[256];
                 snprintf(sub, sizeof(sub), "x.%s", s + 2);

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz np_http_parse and np_http_rewrite.  Input: one option byte (which
- * limits, how to split), then the request bytes.  Properties: parsing the
+ * Fuzz np_http_parse and np_http_rewrite.  Input: one option byte (bits
+ * 0-1: which limits; 2-6: how to split; 7: a request inside a tunnel, as
+ * np_http_parser_init_tunnel parses it), then the request bytes.
+ * Properties: parsing the
  * whole buffer and parsing it grown step by step agree (NEED_MORE / DONE /
  * BAD, the status of a refusal, and on DONE every field); the head stays
  * within the input and the limits; the rewritten head is well formed (CRLF
  * only, one blank line, at the end; no control characters but HTAB); an
- * error response can always be written for a refusal.
+ * error response can always be written for a refusal.  Inside a tunnel: a
+ * request passed has a Host header, is no CONNECT, carries no Upgrade, and
+ * is never rewritten (its bytes go on as they are).
  */
 #include <errno.h>
 
@@ -21,6 +25,7 @@ static void same_request(const struct np_http_req *a, const struct np_http_req *
 {
         FUZZ_CHECK(strcmp(a->method, b->method) == 0);
         FUZZ_CHECK(a->is_connect == b->is_connect && a->version_minor == b->version_minor);
+        FUZZ_CHECK(a->has_target_host == b->has_target_host);
         FUZZ_CHECK(strcmp(a->host.text, b->host.text) == 0 && a->port == b->port);
         FUZZ_CHECK(a->path_off == b->path_off && a->path_len == b->path_len);
         FUZZ_CHECK(a->has_host_header == b->has_host_header && a->host_header_port == b->host_header_port);
@@ -37,7 +42,7 @@ static void check_rewrite(const struct np_http_parser *p, const char *buf)
 
         FUZZ_CHECK(out != NULL);
         n = np_http_rewrite(p, buf, out, size);
-        if (p->req.is_connect) {
+        if (p->req.is_connect || p->in_tunnel) {
                 FUZZ_CHECK(n == -EINVAL);
                 free(out);
                 return;
@@ -63,18 +68,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const struct np_http_limits *lim;
         size_t len, step;
         char *buf;
+        bool tunnel;
         int rw, rg = NP_NEED_MORE;
 
         if (size < 1)
                 return 0;
         lim = &limits[data[0] & 3];
-        step = 1 + (data[0] >> 2);
+        step = 1 + ((data[0] & 0x7f) >> 2);
+        tunnel = data[0] & 0x80;
         buf = fuzz_copy(data + 1, size - 1);
         len = size - 1;
 
-        np_http_parser_init(&whole, lim);
+        (tunnel ? np_http_parser_init_tunnel : np_http_parser_init)(&whole, lim);
         rw = np_http_parse(&whole, buf, len);
-        np_http_parser_init(&grow, lim);
+        (tunnel ? np_http_parser_init_tunnel : np_http_parser_init)(&grow, lim);
         for (size_t k = 0; rg == NP_NEED_MORE; k += step) {
                 rg = np_http_parse(&grow, buf, k < len ? k : len);
                 if (k >= len)
@@ -86,7 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_CHECK(whole.req.head_len <= len && whole.req.head_len <= lim->max_head);
                 FUZZ_CHECK(whole.req.n_headers <= lim->max_headers);
                 FUZZ_CHECK(whole.req.path_off + whole.req.path_len <= whole.req.head_len);
-                FUZZ_CHECK(whole.req.port != 0);
+                FUZZ_CHECK(tunnel || (whole.req.port != 0 && whole.req.has_target_host));
+                FUZZ_CHECK(!tunnel || (whole.req.has_host_header && !whole.req.is_connect && !whole.req.has_upgrade));
                 check_rewrite(&whole, buf);
         } else if (rw == NP_BAD) {
                 char resp[2048];

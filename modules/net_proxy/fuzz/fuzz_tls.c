@@ -3,13 +3,38 @@
  * Fuzz np_tls_parse.  Input: one option byte (split step), then the bytes
  * a client sends.  Properties: the whole buffer and the buffer grown step
  * by step give the same answer and the same SNI/ECH/end; the end is within
- * the input; a reported SNI is a normalized host name.
+ * the input; a reported SNI is a normalized host name, and it comes from a
+ * server_name list of exactly one host_name entry (the list's bytes, as the
+ * reassembled hello holds them, are that one entry and nothing else).
  */
 #include "fuzz.h"
 #include "np_match.h"
 #include "np_tls.h"
 
 static struct np_tls_parser whole, grow;
+
+/* The server_name extension data for `sni` as one host_name entry, in
+ * the raw form `raw_len` bytes long (the name as sent may have had upper
+ * case and one trailing dot, which normalizing removed). */
+static bool sole_entry_in(const struct np_tls_parser *p, const char *sni)
+{
+        size_t n = strlen(sni);
+
+        for (size_t raw_len = n; raw_len <= n + 1; raw_len++) {
+                uint8_t want[5] = { (uint8_t)((raw_len + 3) >> 8), (uint8_t)(raw_len + 3), 0,
+                                    (uint8_t)(raw_len >> 8), (uint8_t)raw_len };
+                for (size_t i = 0; i + 5 + raw_len <= p->msg_len; i++) {
+                        if (memcmp(p->msg + i, want, 5) != 0)
+                                continue;
+                        size_t k = 0;
+                        while (k < n && (p->msg[i + 5 + k] | 0x20) == (sni[k] | 0x20))
+                                k++;
+                        if (k == n && (raw_len == n || p->msg[i + 5 + n] == '.'))
+                                return true;
+                }
+        }
+        return false;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -40,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         FUZZ_CHECK(np_host_normalize(whole.sni, norm, sizeof(norm)) == (int)strlen(whole.sni));
                         FUZZ_CHECK(strcmp(norm, whole.sni) == 0);
                         FUZZ_CHECK(np_host_is_ip(whole.sni, NULL) == 0);
+                        FUZZ_CHECK(sole_entry_in(&whole, whole.sni));
                 }
         } else if (rw == NP_BAD) {
                 FUZZ_CHECK(whole.why != NULL);

@@ -9,33 +9,14 @@
  *   socks-trunc a SOCKS5 greeting cut short, then a bad version -> close
  *   idle N      N connections that send nothing, held open while the next
  *               command (run by the test) makes a real request; prints "held N"
+ *   flood N HOST[:PORT]  N plain-HTTP requests for http://HOST[:PORT]/, one
+ *               connection each, as fast as the proxy answers; a HOST with
+ *               %d gets the request's number (N distinct names); prints
+ *               "refused R/N" (R: answers with status 403); exit 0 when R = N
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
 
-static int proxy_connect(void)
-{
-        const char *env = getenv("HTTP_PROXY");
-        struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-        struct timeval tv = { 20, 0 };
-        const char *colon = env ? strrchr(env, ':') : NULL;
-        int fd;
-
-        if (!colon)
-                return -1;
-        a.sin_port = htons((uint16_t) atoi(colon + 1));
-        fd = socket(AF_INET, SOCK_STREAM, 0);
-        if (fd < 0 || connect(fd, (struct sockaddr *) &a, sizeof(a)) < 0)
-                return -1;
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-        return fd;
-}
+#include "proxy-client.h"
 
 /* What came back before the proxy closed: the first line, or "EOF". */
 static void answer(int fd, char *buf, size_t size)
@@ -53,14 +34,7 @@ static void answer(int fd, char *buf, size_t size)
 
 static void send_all(int fd, const void *p, size_t len)
 {
-        const char *c = p;
-        while (len) {
-                ssize_t n = send(fd, c, len, MSG_NOSIGNAL);
-                if (n <= 0)
-                        return;
-                c += n;
-                len -= (size_t) n;
-        }
+        send_bytes(fd, p, len, false);
 }
 
 static int expect_4xx(int fd)
@@ -72,22 +46,53 @@ static int expect_4xx(int fd)
         return strncmp(buf, "HTTP/1.1 4", 10) == 0 ? 0 : 1;
 }
 
+static int idle(int n)
+{
+        int held = 0;
+
+        for (int i = 0; i < n; i++)
+                if (proxy_connect() >= 0)
+                        held++;
+        printf("held %d\n", held);
+        fflush(stdout);
+        pause(); /* the test kills us */
+        return 0;
+}
+
+static int flood(int n, const char *host)
+{
+        int refused = 0;
+
+        for (int i = 0; i < n; i++) {
+                char name[300], req[700], buf[256];
+                int fd = proxy_connect();
+                if (fd < 0)
+                        return perror("connect to the proxy"), 1;
+                const char *mark = strstr(host, "%d");
+                if (mark) /* N distinct names: the request's number in place of %d */
+                        snprintf(name, sizeof(name), "%.*s%d%s", (int) (mark - host), host, i, mark + 2);
+                else
+                        snprintf(name, sizeof(name), "%s", host);
+                snprintf(req, sizeof(req), "GET http://%s/ HTTP/1.1\r\nHost: %s\r\n\r\n", name, name);
+                send_all(fd, req, strlen(req));
+                answer(fd, buf, sizeof(buf));
+                refused += strncmp(buf, "HTTP/1.1 403", 12) == 0;
+                close(fd);
+        }
+        printf("refused %d/%d\n", refused, n);
+        return refused == n ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
         int fd;
 
         if (argc < 2)
                 return 64;
-        if (!strcmp(argv[1], "idle")) {
-                int n = argc > 2 ? atoi(argv[2]) : 1000, held = 0;
-                for (int i = 0; i < n; i++)
-                        if (proxy_connect() >= 0)
-                                held++;
-                printf("held %d\n", held);
-                fflush(stdout);
-                pause(); /* the test kills us */
-                return 0;
-        }
+        if (!strcmp(argv[1], "idle"))
+                return idle(argc > 2 ? atoi(argv[2]) : 1000);
+        if (!strcmp(argv[1], "flood") && argc > 3)
+                return flood(atoi(argv[2]), argv[3]);
         fd = proxy_connect();
         if (fd < 0)
                 return perror("connect to the proxy"), 1;

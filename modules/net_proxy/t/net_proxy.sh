@@ -9,41 +9,12 @@
 # stack (no namespace) are tried.
 . "$(dirname "$0")/../../../t/lib.sh"
 
-[ -f "$STK_BUILD/modules/net_proxy.so" ] || { skip "net_proxy" "module not built"; exit 0; }
-F=$(t_helper fetch-helper) && HOSTILE=$(t_helper hostile-helper) || { skip "net_proxy" "helpers not built"; exit 0; }
-ORIGIN_LOG="$T_TMP/origin.log"
-"$STK_BUILD/t/helpers/origin-helper" "$ORIGIN_LOG" > "$T_TMP/origin.port" &
-T_CLEANUP="$T_CLEANUP; kill $! 2>/dev/null"
-t_wait_for -s "$T_TMP/origin.port"
-P=$(cat "$T_TMP/origin.port")
+. "$(dirname "$0")/fixture.inc"
 
-# stockade from inside T_TMP: the caller's cwd may be under the host /tmp,
-# which the sandbox replaces with a private one.
-stk() { (cd "$T_TMP" && "$STK" "$@"); }
-
-# policy FILE STACK [EXTRA-ARGS]: STACK bwrap or landlock
+# policy FILE STACK [EXTRA-ARGS]: the names these checks use.
 policy() {
-        fs_lines="  - { phase: pre-exec,   control: sufficient, module: fs_bwrap }
-  - { phase: pre-exec,   control: required,   module: fs_landlock }"
-        [ "$2" = landlock ] && fs_lines="  - { phase: pre-exec,   control: required,   module: fs_landlock }"
-        cat > "$1" <<EOT
-stockade: 1
-settings:
-  workspace: "\${CWD}"
-  write: ["\${WORKSPACE}"]
-  private_tmp: true
-  network: { mode: proxy, allow: [allowed.test, "*.good.test", private.test, localhost], deny: [bad.good.test] }
-  approval: never
-stack:
-  - { phase: pre-exec,   control: required,   module: net_proxy, args: { ports: ["80", "443", "$P"], header_timeout: 2,
-      resolve: ["allowed.test:127.0.0.1", "x.good.test:$P:127.0.0.1", "bad.good.test:127.0.0.1", "other.test:127.0.0.1"]${3-} } }
-$fs_lines
-  - { phase: in-sandbox, control: required,   module: net_proxy }
-  - { phase: in-sandbox, control: required,   module: fs_landlock, args: { fallback: true } }
-  - { phase: in-sandbox, control: required,   module: fs_guard }
-  - { phase: in-sandbox, control: required,   module: net_seccomp }
-  - { phase: egress,     control: required,   module: net_proxy }
-EOT
+        np_policy "$1" "$2" 'allow: [allowed.test, "*.good.test", private.test, localhost], deny: [bad.good.test]' \
+                ", resolve: [\"allowed.test:127.0.0.1\", \"x.good.test:$P:127.0.0.1\", \"bad.good.test:127.0.0.1\", \"other.test:127.0.0.1\"]${3-}"
 }
 policy "$T_TMP/bwrap.yaml" bwrap
 policy "$T_TMP/landlock.yaml" landlock

@@ -261,6 +261,94 @@ static void test_bad(void)
 }
 
 /* The table above uses string literals; these need their embedded NUL. */
+/* ---- requests inside a tunnel ----------------------------------------- */
+
+struct tunnel_case {
+        const char *raw;
+        int want;                /* NP_DONE, or the status of a refusal */
+        const char *host;        /* the target's host (NULL: none) */
+        unsigned port;           /* the target's port, 0 when not given */
+        const char *host_header;
+};
+
+static const struct tunnel_case tunnel_cases[] = {
+        { "GET / HTTP/1.1\r\nHost: allowed.test\r\n\r\n", NP_DONE, NULL, 0, "allowed.test" },
+        { "GET /a?b HTTP/1.0\r\nHost: allowed.test:8080\r\n\r\n", NP_DONE, NULL, 0, "allowed.test" },
+        { "POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc", NP_DONE, NULL, 0, "a" },
+        { "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", NP_DONE, NULL, 0, "a" },
+        /* absolute-form: an origin must accept it, and it names a host */
+        { "GET http://evil.test/ HTTP/1.1\r\nHost: allowed.test\r\n\r\n", NP_DONE, "evil.test", 0, "allowed.test" },
+        { "GET http://Evil.test:81/p HTTP/1.1\r\nHost: a\r\n\r\n", NP_DONE, "evil.test", 81, "a" },
+        { "GET http://[::1]/ HTTP/1.1\r\nHost: [::1]\r\n\r\n", NP_DONE, "::1", 0, "::1" },
+        { "CONNECT evil.test:443 HTTP/1.1\r\nHost: evil.test:443\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET / HTTP/1.0\r\n\r\n", 400, NULL, 0, NULL },                 /* no Host, even in 1.0 */
+        { "GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET * HTTP/1.1\r\nHost: a\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET //evil.test/ HTTP/1.1\r\nHost: a\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET evil.test HTTP/1.1\r\nHost: a\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET https://evil.test/ HTTP/1.1\r\nHost: a\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET /a b HTTP/1.1\r\nHost: a\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET /%zz HTTP/1.1\r\nHost: a\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET / HTTP/1.1\nHost: a\r\n\r\n", 400, NULL, 0, NULL },
+        { "GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400, NULL, 0, NULL },
+        { "\x16\x03\x01\x00\x05", 400, NULL, 0, NULL },
+};
+
+/* Whole and split at every byte: the same answer, and nothing to rewrite
+ * (a tunnel's bytes go on as they are). */
+static void test_tunnel_requests(void)
+{
+        for (size_t i = 0; i < sizeof(tunnel_cases) / sizeof(tunnel_cases[0]); i++) {
+                const struct tunnel_case *t = &tunnel_cases[i];
+                size_t len = strlen(t->raw);
+                struct np_http_parser p, grow;
+                char out[1024];
+                int r = NP_NEED_MORE;
+
+                np_http_parser_init_tunnel(&grow, NULL);
+                for (size_t k = 0; k <= len && r == NP_NEED_MORE; k++)
+                        r = np_http_parse(&grow, t->raw, k);
+                np_http_parser_init_tunnel(&p, NULL);
+                int whole = np_http_parse(&p, t->raw, len);
+                int want = t->want == NP_DONE ? NP_DONE : NP_BAD;
+                if (whole != want || r != want || (want == NP_BAD && p.status != t->want))
+                        fprintf(stderr, "\n  tunnel[%zu] \"%.40s\": %d %d status %d (%s)", i, t->raw, whole, r,
+                                p.status, p.why ? p.why : "");
+                CU_ASSERT_EQUAL(whole, want);
+                CU_ASSERT_EQUAL(r, want);
+                if (want == NP_BAD) {
+                        CU_ASSERT_EQUAL(p.status, t->want);
+                        continue;
+                }
+                CU_ASSERT_EQUAL(p.req.has_target_host, t->host != NULL);
+                if (t->host) {
+                        CU_ASSERT_STRING_EQUAL(p.req.host.text, t->host);
+                        CU_ASSERT_EQUAL(p.req.port, t->port);
+                }
+                CU_ASSERT_STRING_EQUAL(p.req.host_header.text, t->host_header);
+                CU_ASSERT_EQUAL(np_http_rewrite(&p, t->raw, out, sizeof(out)), -EINVAL);
+        }
+}
+
+/* Forwarding refuses what a tunnel accepts, and the other way round. */
+static void test_tunnel_and_proxy_differ(void)
+{
+        static const char origin_form[] = "GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        static const char connect[] = "CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n";
+        struct np_http_parser p;
+
+        np_http_parser_init(&p, NULL);
+        CU_ASSERT_EQUAL(np_http_parse(&p, origin_form, strlen(origin_form)), NP_BAD);
+        np_http_parser_init(&p, NULL);
+        CU_ASSERT_EQUAL(np_http_parse(&p, connect, strlen(connect)), NP_DONE);
+        np_http_parser_init_tunnel(&p, NULL);
+        CU_ASSERT_EQUAL(np_http_parse(&p, connect, strlen(connect)), NP_BAD);
+        np_http_parser_init(&p, NULL); /* an absolute URL without a port: 80 when forwarding */
+        CU_ASSERT_EQUAL(np_http_parse(&p, tunnel_cases[4].raw, strlen(tunnel_cases[4].raw)), NP_DONE);
+        CU_ASSERT_EQUAL(p.req.port, 80);
+}
+
 static void test_bad_nul(void)
 {
         static const char a[] = "GET http://h/ HTTP/1.1\r\nHost: h\r\nX: a\0b\r\n\r\n";
@@ -588,6 +676,8 @@ UNIT_SUITE(np_http,
            UNIT_TEST(test_good_split),
            UNIT_TEST(test_bad),
            UNIT_TEST(test_bad_nul),
+           UNIT_TEST(test_tunnel_requests),
+           UNIT_TEST(test_tunnel_and_proxy_differ),
            UNIT_TEST(test_bad_reasons),
            UNIT_TEST(test_bad_split),
            UNIT_TEST(test_status_split),

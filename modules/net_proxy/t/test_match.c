@@ -232,6 +232,13 @@ static void test_matcher_all_and_none(void)
         CU_ASSERT_STRING_EQUAL(find(m, "anything.test"), "*");
         CU_ASSERT_STRING_EQUAL(find(m, "169.254.169.254"), "*");
         CU_ASSERT_STRING_EQUAL(find(m, "::1"), "*");
+        /* ...but for the allow list's question, "is this address listed?",
+         * `*` is a name pattern and lists no address. */
+        struct np_host h;
+        CU_ASSERT_EQUAL_FATAL(np_host_parse("169.254.169.254", 15, &h), 0);
+        CU_ASSERT_PTR_NULL(np_matcher_find_address(m, &h));
+        CU_ASSERT_EQUAL_FATAL(np_host_parse("anything.test", 13, &h), 0);
+        CU_ASSERT_PTR_NULL(np_matcher_find_address(m, &h));
         np_matcher_free(m);
         CU_ASSERT_EQUAL_FATAL(np_matcher_new(none, &m, NULL, NULL), 0);
         CU_ASSERT_EQUAL(np_matcher_count(m), 0);

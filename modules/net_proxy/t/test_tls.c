@@ -288,7 +288,13 @@ static void test_sni_malformed(void)
                 { "list shorter than the extension", { 0, 4, 0, 0, 1, 'a', 'x' }, 7, NP_BAD, NULL },
                 { "name longer than the list", { 0, 4, 0, 0, 2, 'a' }, 6, NP_BAD, NULL },
                 { "two host names", { 0, 8, 0, 0, 1, 'a', 0, 0, 1, 'b' }, 10, NP_BAD, NULL },
-                { "unknown name type skipped", { 0, 8, 7, 0, 1, 'x', 0, 0, 1, 'b' }, 10, NP_DONE, "b" },
+                /* Exactly one host_name entry: an entry of another type is
+                 * refused wherever it stands, not skipped (a server might
+                 * read the entry the proxy skipped). */
+                { "other type, then a host name", { 0, 8, 7, 0, 1, 'x', 0, 0, 1, 'b' }, 10, NP_BAD, NULL },
+                { "host name, then another type", { 0, 8, 0, 0, 1, 'b', 7, 0, 1, 'x' }, 10, NP_BAD, NULL },
+                { "only another type", { 0, 4, 1, 0, 1, 'x' }, 6, NP_BAD, NULL },
+                { "one host name", { 0, 4, 0, 0, 1, 'b' }, 6, NP_DONE, "b" },
                 { "empty host name", { 0, 3, 0, 0, 0 }, 5, NP_BAD, NULL },
                 { "NUL in the name", { 0, 6, 0, 0, 3, 'a', 0, 'b' }, 8, NP_BAD, NULL },
         };
