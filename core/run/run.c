@@ -210,6 +210,9 @@ struct core_run *core_run_free(struct core_run *run)
 {
         if (!run)
                 return NULL;
+        /* The shared seccomp listener first: it is watched on a line's
+         * context, and unwatched through it. */
+        core_notify_free(run);
         /* fini before the contexts go: a module may still log through one. */
         for (size_t i = 0; i < run->n_modules; i++)
                 core_module_unload(&run->modules[i]);
@@ -222,7 +225,6 @@ struct core_run *core_run_free(struct core_run *run)
         free(run->frozen.pids);
         core_plan_done(&run->plan);
         core_audit_close(run);
-        core_notify_free(run); /* before the loop: it unwatches the listener */
         loop_free(run->loop);
         run->loop = NULL;
         core_handoffs_free(run);
