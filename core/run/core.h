@@ -129,6 +129,8 @@ struct core_run {
         char **protected_paths;         /* host->protected_paths, made on first use */
         pid_t freeze_root;              /* the keeper (or the child): whose descendants a question stops */
         struct core_freeze frozen;
+        int asks_refused;               /* questions denied or unanswered (stack.c, approval.ask_limit) */
+        bool ask_limit_said;
 };
 
 /* A module slot the core may read: inside the size the module was built with. */

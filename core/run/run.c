@@ -290,6 +290,9 @@ int core_settings_build(const struct core_policy *p, struct core_settings *s)
                 .approval = p->approval,
                 .best_effort = p->best_effort,
                 .home = getenv("HOME"),
+                .approval_exec = p->approval_exec,
+                .approval_webhook = p->approval_webhook,
+                .approval_tty = core_approval_tty_asks(p),
         });
         return 0;
 }
