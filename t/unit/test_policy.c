@@ -372,20 +372,27 @@ static bool has_line(const struct core_policy *p, enum stk_phase ph, enum core_c
 /* bwrap where it can run, Landlock as its fallback, seccomp inside either. */
 /* The stack of the profiles that include default.yaml: Linux's, or, in a
  * portable build, etc/darwin.stack's (the GNUmakefile swaps it in). */
+/* Both also carry the approvers (issue 13 §5), approval_exec where it is
+ * built. */
 #if defined(__linux__) && !defined(STK_PORTABLE)
-#define DEFAULT_STACK_LINES 5
+#define DEFAULT_STACK_LINES 8
 static bool default_stack(const struct core_policy *p)
 {
         return has_line(p, STK_PHASE_PRE_EXEC, CORE_SUFFICIENT, "fs_bwrap") &&
                has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_landlock") &&
                has_line(p, STK_PHASE_IN_SANDBOX, CORE_REQUIRED, "fs_landlock") &&
-               has_line(p, STK_PHASE_IN_SANDBOX, CORE_REQUIRED, "net_seccomp");
+               has_line(p, STK_PHASE_IN_SANDBOX, CORE_REQUIRED, "net_seccomp") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_exec") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_webhook") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_tty");
 }
 #else
-#define DEFAULT_STACK_LINES 1
+#define DEFAULT_STACK_LINES 3
 static bool default_stack(const struct core_policy *p)
 {
-        return has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_seatbelt") && p->n_lines == 1;
+        return has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_seatbelt") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_webhook") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_tty") && p->n_lines == 3;
 }
 #endif
 
