@@ -13,8 +13,8 @@ stderr go to --out and --err, or with --stdio-tty to the pty itself, as a
 command typed in a terminal has them: then what the sandboxed command
 writes shares the screen with the question.
 
-Each time a question's prompt line ("...? y = yes once, ...") appears, the
-human waits --settle seconds (default 0.5) reading on, as a person takes a
+Each time a question appears (stockade's "... needs your approval" header,
+then its prompt line "...? y = yes once, ..."), the human waits --settle seconds (default 0.5) reading on, as a person takes a
 moment to read, and then looks at the SCREEN, not the byte stream: a small
 terminal model applies what the bytes do (CR, LF, BS, cursor up/down/to a
 column, erase line or screen; other escape sequences are dropped), so a
@@ -38,7 +38,8 @@ import sys
 import termios
 import time
 
-PROMPT = b"? y = yes once"
+PROMPT = b"? y = yes once"      # the end of the line an answer is typed on
+QUESTION = b"needs your approval"  # stockade's header: one per question
 CSI = re.compile(rb"\x1b\[([0-9;?]*)([@-~])")
 
 
@@ -149,8 +150,8 @@ def converse(args, master, pid):
                 log.flush()
             screen.feed(data)
             seen += data
-            if seen.count(PROMPT) > prompts:
-                prompts = seen.count(PROMPT)
+            if seen.count(QUESTION) > prompts and PROMPT in seen[seen.rfind(QUESTION):]:
+                prompts = seen.count(QUESTION)
                 settle_until = time.monotonic() + args.settle
         elif status is not None:
             break  # the command is done and its output read
