@@ -780,7 +780,6 @@ static void test_user_loosen_granted(void)
         fx_teardown(&fx);
 }
 
-/* A system file can grant "stack"; then a user's sufficient line is fine. */
 /* approval.* (issue 13 §5): the user layer chooses its approver where the
  * lower layers grant approval.exec / approval.webhook. */
 static void test_approval_user_chooses(void)
