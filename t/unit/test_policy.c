@@ -266,6 +266,11 @@ static void check_bad(const struct bad_case *c)
         X(bad_bool, "bad-bool.yaml", AS_FILE, NULL, 4, 16, "expected true, false, yes or no")                 \
         X(bad_mode, "bad-mode.yaml", AS_FILE, NULL, 5, 11, "bad network.mode value \"open\"")                 \
         X(bad_approval, "bad-approval.yaml", AS_FILE, NULL, 4, 13, "bad approval value \"sometimes\"")        \
+        X(bad_ask_limit, "bad-ask-limit.yaml", AS_FILE, NULL, 4, 44, "bad approval.ask_limit \"many\"")      \
+        X(project_approval_exec, "project-approval-exec.yaml", AS_PROJECT, NULL, 4, 21,                      \
+          "\"approval.exec\" in the project layer")                                                          \
+        X(user_approval_exec, "user-approval-exec.yaml", AS_USER, NULL, 6, 11,                                \
+          "overridable: { user: [approval.exec] }")                                                           \
         X(bad_cover, "bad-cover.yaml", AS_FILE, NULL, 4, 23, "unknown best_effort name \"everything\"")       \
         X(no_version, "no-version.yaml", AS_FILE, NULL, 2, 1, "missing \"stockade:\"")                        \
         X(wrong_version, "wrong-version.yaml", AS_FILE, NULL, 2, 11, "unsupported policy version \"2\"")      \
