@@ -291,9 +291,9 @@ struct json_object *doctor_profiles(struct json_object *checks, const char *poli
         _cleanup_strv_ char **names = doctor_profile_names();
 
         for (size_t i = 0; names && names[i]; i++)
-                json_object_array_add(a, profile_report(&(struct core_open_opts) { .profile = names[i] }, names[i], checks));
+                json_object_array_add(a, profile_report(&(struct core_open_opts) { .profile = names[i], .broad_workspace = CORE_BROAD_SKIP }, names[i], checks));
         if (policy_file)
-                json_object_array_add(a, profile_report(&(struct core_open_opts) { .policy_file = policy_file }, policy_file,
+                json_object_array_add(a, profile_report(&(struct core_open_opts) { .policy_file = policy_file, .broad_workspace = CORE_BROAD_SKIP }, policy_file,
                                                         checks));
         return a;
 }

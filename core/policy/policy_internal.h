@@ -104,3 +104,6 @@ int pload_include(struct pfile *f, const struct pnode *item);
 
 /* policy_expand.c: variables, absolute paths, canonical paths, dedupe. */
 int pexpand_policy(struct ploader *l);
+
+/* policy_workspace.c: a broad workspace is an error unless allowed. */
+int pcheck_workspace(struct ploader *l);
