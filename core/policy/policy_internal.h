@@ -105,5 +105,11 @@ int pload_include(struct pfile *f, const struct pnode *item);
 /* policy_expand.c: variables, absolute paths, canonical paths, dedupe. */
 int pexpand_policy(struct ploader *l);
 
+/* policy_trust.c: whether a layer's files must pass the trust rule, and
+ * the rule on one (0 trusted, 1 refused and reported, -ENOMEM). */
+struct stat;
+bool ptrust_layer(enum core_layer layer);
+int ptrust_file(struct ploader *l, const struct core_origin *o, const char *canon, const struct stat *st);
+
 /* policy_workspace.c: a broad workspace is an error unless allowed. */
 int pcheck_workspace(struct ploader *l);
