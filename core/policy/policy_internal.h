@@ -111,5 +111,9 @@ struct stat;
 bool ptrust_layer(enum core_layer layer);
 int ptrust_file(struct ploader *l, const struct core_origin *o, const char *canon, const struct stat *st);
 
+/* protect_control.c: stockade's own configuration, state, caches and
+ * module directories beneath `root`, as a new NULL-terminated list. */
+int pprotect_control(const struct core_policy *p, const char *root, char ***ret);
+
 /* policy_workspace.c: a broad workspace is an error unless allowed. */
 int pcheck_workspace(struct ploader *l);
