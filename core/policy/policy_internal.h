@@ -117,3 +117,5 @@ int pprotect_control(const struct core_policy *p, const char *root, char ***ret)
 
 /* policy_workspace.c: a broad workspace is an error unless allowed. */
 int pcheck_workspace(struct ploader *l);
+/* policy_enforced.c: a setting no stack line enforces is an error. */
+int pcheck_enforced(struct ploader *l);

@@ -598,6 +598,8 @@ int core_policy_load(const struct core_policy_sources *src, struct core_policy *
         path_memo_end();
         if (r >= 0 && !l.n_errors && !l.io_error)
                 r = pcheck_workspace(&l);
+        if (r >= 0 && !l.n_errors && !l.io_error)
+                r = pcheck_enforced(&l);
         if (r >= 0 && (l.n_errors || l.io_error))
                 r = l.io_error ? l.io_error : -EINVAL;
         free(l.workspace_canon);
