@@ -780,6 +780,16 @@ static int protect_control(struct protect_scan *s, const char *root)
         return r;
 }
 
+/* Not where nothing would enforce an island (full-access builds no
+ * sandbox), nor under a `write: [/]` a policy wrote to give up confining
+ * writes; but a workspace of / (--allow-broad-workspace) is a sandbox's. */
+static bool control_applies(const struct core_policy *p, const char *root)
+{
+        if (core_policy_no_sandbox(p))
+                return false;
+        return !streq(root, "/") || (p->workspace && streq(p->workspace, "/"));
+}
+
 int core_protect_paths(const struct core_policy *p, char ***ret)
 {
         _cleanup_(protect_scan_done) struct protect_scan s = { .policy = p, .paths = calloc(1, sizeof(char *)) };
@@ -787,8 +797,7 @@ int core_protect_paths(const struct core_policy *p, char ***ret)
 
         for (size_t i = 0; r >= 0 && i < p->write.n; i++) {
                 const char *root = p->write.items[i].value;
-                /* full-access builds no sandbox: nothing would enforce an island */
-                if (!core_policy_no_sandbox(p))
+                if (control_applies(p, root))
                         r = protect_control(&s, root);
                 if (r >= 0 && !streq(root, "/")) /* no sandbox for writes: nothing else to protect inside */
                         r = protect_root(&s, root);

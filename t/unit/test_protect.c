@@ -895,16 +895,17 @@ static void test_control(void)
         x.p.n_lines = 0;
         check_run(&x, 0, want(NULL), "no sandbox");
 
-        x.p.n_lines = 1;
         pol_init(&x, CORE_GIT_OFF, false);
         x.p.lines = &line;
         x.p.n_lines = 1;
         pol_write(&x, "/");
+        check_run(&x, 0, want(NULL), "write: [/] gives up confining writes");
+        x.p.workspace = (char *) "/";
         run(&x, false, &res);
-        CHECK(strv_contains((const char *const *) res.paths, STK_SYSCONFDIR "/stockade"), "a root of /: no %s",
+        CHECK(strv_contains((const char *const *) res.paths, STK_SYSCONFDIR "/stockade"), "a workspace of /: no %s",
               STK_SYSCONFDIR "/stockade");
         CHECK(strv_contains((const char *const *) res.paths, "home/user/.config/stockade"),
-              "a root of /: no user layer");
+              "a workspace of /: no user layer");
         run_done(&res);
         unsetenv("XDG_STATE_HOME");
         tree_done();
