@@ -44,7 +44,7 @@ static const char *const control_names[CORE_CONTROL_MAX] = {
 /* Indexed by bit number of enum stk_cover. */
 static const char *const cover_names[] = {
         "write", "read_only", "hide", "private_tmp", "net_tcp", "net_other",
-        "net_abstract", "net_unix", "process", "kernel", "caps", "ipc", "metadata",
+        "net_abstract", "net_unix", "process", "kernel", "caps", "ipc", "metadata", "proc",
 };
 
 static const char *const key_names[CORE_KEY_MAX] = {

@@ -263,7 +263,7 @@ static bool valid_cover(const struct pfile *f, const struct list_rule *rule, con
         if (core_cover_from_string(s, &bit) >= 0)
                 return true;
         perr(f, n, "unknown best_effort name \"%s\"; expected one of write, read_only, hide, private_tmp, "
-             "net_tcp, net_other, net_abstract, net_unix, process, kernel, caps", s);
+             "net_tcp, net_other, net_abstract, net_unix, process, kernel, caps, ipc, metadata, proc", s);
         return false;
 }
 
