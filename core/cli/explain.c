@@ -149,7 +149,7 @@ static struct json_object *stack_json(const struct core_run *run, bool details)
                 json_object_object_add(o, "origin", origin_json(&l->origin));
                 json_object_object_add(o, "usable_here", json_object_new_boolean(c->probe_r >= 0));
                 if (c->probe_r < 0)
-                        json_object_object_add(o, "why_not", json_object_new_string(strerror(-c->probe_r)));
+                        json_object_object_add(o, "why_not", json_object_new_string(core_probe_why(c)));
                 json_object_object_add(o, "covers", json_object_new_string(covers));
                 if (details)
                         add_details(&run->ctxs[i], o);

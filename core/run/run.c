@@ -146,6 +146,7 @@ static void ctx_done(struct stk_ctx *ctx)
                 strv_free(ctx->args[k].list);
         free(ctx->args);
         free(ctx->empty);
+        free(ctx->probe_why);
 }
 
 int core_run_new(struct core_policy *policy, bool trust_build_tree, struct core_run **ret)
@@ -201,7 +202,9 @@ int core_run_init_modules(struct core_run *run, enum stk_phase only)
                 }
                 m->inited = true;
                 ctx->covers = m->desc->covers;
+                ctx->probing = true;
                 ctx->probe_r = m->desc->probe ? m->desc->probe(ctx, &ctx->covers) : 0;
+                core_probe_done(ctx);
         }
         return 0;
 }
