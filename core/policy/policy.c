@@ -9,6 +9,10 @@
  *   policy_stack.c   stack lines and their args
  *   policy_load.c    layers, files, includes, core_policy_load()
  *   policy_expand.c  ${VARS}, ~, absolute and canonical paths, dedupe
+ *   policy_trust.c   the trust rule for system and user layer files
+ *   policy_workspace.c  a broad workspace ($HOME, /) refused unless allowed
+ *   policy_enforced.c   a setting no stack line enforces is an error
+ *   protect.c, protect_control.c  the protected paths, stockade's own files among them
  * The grammar and the layering rules are in man/stockade.yaml.5.
  */
 #include <stdarg.h>
