@@ -845,9 +845,11 @@ static void test_project_granted_by_user(void)
         core_policy_free(p);
         p = NULL;
         /* an allow list means something only beside a proxy (policy_enforced.c) */
-        write_filef(P("stockade: 1\ninclude: [%s/t/policy-good/base.yaml]\nsettings: { network: { mode: proxy } }\n"
-                      "stack: [{ phase: egress, control: required, module: net_proxy }]\n", srcdir()),
-                    "%s/default.yaml", fx.system);
+        /* a copy: the system layer's files pass the trust rule, and a clone
+         * made under umask 002 is group-writable */
+        copy_file(P("%s/t/policy-good/base.yaml", srcdir()), P("%s/base.yaml", fx.system));
+        write_filef("stockade: 1\ninclude: [base.yaml]\nsettings: { network: { mode: proxy } }\n"
+                    "stack: [{ phase: egress, control: required, module: net_proxy }]\n", "%s/default.yaml", fx.system);
         write_filef("stockade: 1\noverridable: { project: [network.allow] }\n", "%s/default.yaml", fx.user);
         r = fx_load(&fx, &src, &p);
         CHECK(r == 0, "granted: %d: %s", r, fx.diag);
