@@ -286,7 +286,8 @@ int cli_explain(int argc, char **argv)
         int i = cli_parse(argc, argv, &o), status;
 
         if (o.help || i < 0) {
-                printf("usage: stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n");
+                printf("usage: stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--json] [--details]\n"
+                       "                        [-- CMD...]\n");
                 return o.help ? 0 : STK_EXIT_USAGE;
         }
         if (core_load_policy(&o.open, &p) < 0)
