@@ -40,12 +40,12 @@ _stockade()
         fi
         case $cmd in
         run)
-                COMPREPLY=($(compgen -W "--profile --policy --workspace --audit --verbose --help --" -- "$cur")) ;;
+                COMPREPLY=($(compgen -W "--profile --policy --workspace --allow-broad-workspace --audit --verbose --help --" -- "$cur")) ;;
         check)
                 [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--profile --help" -- "$cur")) ||
                         COMPREPLY=($(compgen -f -- "$cur")) ;;
         explain)
-                COMPREPLY=($(compgen -W "--profile --policy --workspace --json --details --help --" -- "$cur")) ;;
+                COMPREPLY=($(compgen -W "--profile --policy --workspace --allow-broad-workspace --json --details --help --" -- "$cur")) ;;
         doctor)
                 COMPREPLY=($(compgen -W "--json --policy --verbose --help" -- "$cur")) ;;
         approvals)

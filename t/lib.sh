@@ -7,6 +7,9 @@
 #              the sandbox gives the command a private /tmp, so fixtures there
 #              would be invisible rather than protected.
 set -u
+# Policy files the tests write must pass the trust rule (not group- or
+# world-writable), whatever umask the account running make check has.
+umask 022
 : "${STK_BUILD:?run through make check}"
 STK=${STK:-$STK_BUILD/stockade}
 T_NAME=$(basename "$0" .sh)
@@ -136,7 +139,9 @@ except OSError as e: print("REFUSED", e)'
 
 # t_default_settings [NETWORK] [BEST_EFFORT]: the first lines of a policy
 # file with the default profile's settings (fake-HOME credentials, network
-# off unless said), for module tests that then add their own stack.
+# off unless said), for module tests that then add their own stack.  Like
+# the shipped profiles, it accepts that a Landlock stack leaves other
+# processes' /proc readable (best_effort: proc).
 t_default_settings() {
         cat <<EOF
 stockade: 1
@@ -148,7 +153,7 @@ settings:
   protect_defaults: true
   hide: ["~/.ssh", "~/.netrc", "~/.aws"]
   network: { mode: ${1:-off} }
-  best_effort: [${2:-}]
+  best_effort: [proc${2:+, $2}]
   approval: never
 EOF
 }

@@ -17,6 +17,7 @@ static const struct option common_options[] = {
         { "details", no_argument, NULL, 'D' },
         { "verbose", no_argument, NULL, 'v' },
         { "help", no_argument, NULL, 'h' },
+        { "allow-broad-workspace", no_argument, NULL, 'B' },
         { 0 },
 };
 
@@ -36,6 +37,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o)
                 case 'D': o->details = true; break;
                 case 'v': core_log_level = core_log_level < STK_LOG_DEBUG ? core_log_level + 1 : STK_LOG_DEBUG; break;
                 case 'h': o->help = true; return optind;
+                case 'B': o->open.broad_workspace = CORE_BROAD_ALLOW; break;
                 default: return -1;
                 }
         }

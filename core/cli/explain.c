@@ -163,7 +163,7 @@ static struct json_object *stack_json(const struct core_run *run, bool details)
                 json_object_object_add(o, "origin", origin_json(&l->origin));
                 json_object_object_add(o, "usable_here", json_object_new_boolean(c->probe_r >= 0));
                 if (c->probe_r < 0)
-                        json_object_object_add(o, "why_not", json_object_new_string(strerror(-c->probe_r)));
+                        json_object_object_add(o, "why_not", json_object_new_string(core_probe_why(c)));
                 json_object_object_add(o, "covers", json_object_new_string(covers));
                 if (details)
                         add_details(&run->ctxs[i], o);
@@ -236,8 +236,22 @@ static struct json_object *trail_json(struct core_run *run, char **argv)
         }
         json_object_object_add(o, "lines", t);
         json_object_object_add(o, "verdict", json_object_new_string(names[v <= STK_IGNORE ? v : 0]));
+        /* "(no lines)" read as if a line had decided (the ci example of
+         * stockade(1) did, issue 13 §6): say what it means */
+        if (run->n_trail == 0)
+                decider = "no permission line: every command may start, and the sandbox decides what it reaches";
         json_object_object_add(o, "decided_by", json_object_new_string(decider));
         return o;
+}
+
+/* stockade(1), EXIT STATUS: 0 for allow and for ask (a run would put the
+ * question to an approval line), 240 for deny, as `run` would exit. */
+static int verdict_status(struct json_object *j)
+{
+        struct json_object *perm = json_object_object_get(j, "permission");
+        const char *v = perm ? json_object_get_string(json_object_object_get(perm, "verdict")) : NULL;
+
+        return v && !streq(v, "allow") && !streq(v, "ask") ? STK_EXIT_DENIED : 0;
 }
 
 static struct json_object *explain_json(struct core_run *run, char **cmd, bool details)
@@ -254,6 +268,10 @@ static struct json_object *explain_json(struct core_run *run, char **cmd, bool d
         (void) core_covers_describe(missing_covers(run), missing, sizeof(missing));
         json_object_object_add(o, "not_enforced", json_object_new_string(missing));
         json_object_object_add(o, "sandbox", json_object_new_string(no_sandbox ? "NONE: the command runs with all of its user's rights" : "yes"));
+        if (core_policy_no_sandbox(run->policy))
+                json_object_object_add(o, "exempt", json_object_new_string(
+                        "no stack line builds a sandbox, so the checks of one do not apply: a broad workspace "
+                        "($HOME, /) is not refused, and settings no line enforces are not errors"));
         if (cmd && cmd[0])
                 json_object_object_add(o, "permission", trail_json(run, cmd));
         return o;
@@ -268,7 +286,8 @@ int cli_explain(int argc, char **argv)
         int i = cli_parse(argc, argv, &o), status;
 
         if (o.help || i < 0) {
-                printf("usage: stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n");
+                printf("usage: stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--json] [--details]\n"
+                       "                        [-- CMD...]\n");
                 return o.help ? 0 : STK_EXIT_USAGE;
         }
         if (core_load_policy(&o.open, &p) < 0)
@@ -280,6 +299,7 @@ int cli_explain(int argc, char **argv)
                         printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
                 else
                         core_explain_print(stdout, j);
+                status = verdict_status(j);
                 json_object_put(j);
         }
         core_run_free(run);

@@ -80,6 +80,8 @@ void core_explain_print(FILE *f, struct json_object *j)
         fprintf(f, "profile: %s\n", str(j, "profile"));
         if (strcmp(str(j, "sandbox"), "yes") != 0)
                 fprintf(f, "WARNING: NO SANDBOX: %s\n", str(j, "sandbox"));
+        if (*str(j, "exempt"))
+                fprintf(f, "exempt: %s\n", str(j, "exempt"));
         fprintf(f, "files:\n");
         for (size_t i = 0; i < json_object_array_length(files); i++) {
                 struct json_object *e = json_object_array_get_idx(files, i);

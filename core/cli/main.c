@@ -16,9 +16,10 @@ extern char **environ;
 static void usage_main(FILE *f)
 {
         fprintf(f,
-                "usage: stockade run [--profile P] [--policy FILE] [--workspace DIR] [--audit FILE] [-v] [--] CMD [ARG...]\n"
+                "usage: stockade run [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--audit FILE] [-v]\n"
+                "                    [--] CMD [ARG...]\n"
                 "       stockade check [--profile P | FILE...]\n"
-                "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n"
+                "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--json] [--details] [-- CMD...]\n"
                 "       stockade doctor [--json]\n"
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
                 "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"

@@ -73,7 +73,7 @@ void doctor_modules(struct json_object *checks, const char *policy_file)
         _cleanup_strv_ char **seen = NULL, **names = doctor_profile_names();
 
         if (policy_file)
-                ask_opts(&(struct core_open_opts) { .policy_file = policy_file }, checks, &seen);
+                ask_opts(&(struct core_open_opts) { .policy_file = policy_file, .broad_workspace = CORE_BROAD_SKIP }, checks, &seen);
         for (size_t i = 0; names && names[i]; i++)
-                ask_opts(&(struct core_open_opts) { .profile = names[i] }, checks, &seen);
+                ask_opts(&(struct core_open_opts) { .profile = names[i], .broad_workspace = CORE_BROAD_SKIP }, checks, &seen);
 }

@@ -9,6 +9,10 @@
  *   policy_stack.c   stack lines and their args
  *   policy_load.c    layers, files, includes, core_policy_load()
  *   policy_expand.c  ${VARS}, ~, absolute and canonical paths, dedupe
+ *   policy_trust.c   the trust rule for system and user layer files
+ *   policy_workspace.c  a broad workspace ($HOME, /) refused unless allowed
+ *   policy_enforced.c   a setting no stack line enforces is an error
+ *   protect.c, protect_control.c  the protected paths, stockade's own files among them
  * The grammar and the layering rules are in man/stockade.yaml.5.
  */
 #include <stdarg.h>
@@ -44,7 +48,7 @@ static const char *const control_names[CORE_CONTROL_MAX] = {
 /* Indexed by bit number of enum stk_cover. */
 static const char *const cover_names[] = {
         "write", "read_only", "hide", "private_tmp", "net_tcp", "net_other",
-        "net_abstract", "net_unix", "process", "kernel", "caps", "ipc", "metadata",
+        "net_abstract", "net_unix", "process", "kernel", "caps", "ipc", "metadata", "proc",
 };
 
 static const char *const key_names[CORE_KEY_MAX] = {

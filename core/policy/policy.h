@@ -125,6 +125,15 @@ struct core_policy {
         struct core_list env_allow;
 
         int session;                    /* core_policy_sources.session */
+        /* Appended (issue 13): a broad workspace ($HOME, /, /etc) allowed by
+         * a trusted layer (policy_workspace.c). */
+        int allow_broad_workspace;  struct core_origin allow_broad_workspace_origin;
+};
+
+enum core_broad {
+        CORE_BROAD_CHECK = 0,   /* refuse /, a system directory, $HOME or its ancestors */
+        CORE_BROAD_ALLOW,       /* --allow-broad-workspace */
+        CORE_BROAD_SKIP,        /* no run follows */
 };
 
 /* Where layers come from.  The CLI fills this from compiled-in paths and the
@@ -147,6 +156,10 @@ struct core_policy_sources {
          * `mcp`, `serve`): approval.tty auto then means off, since nobody
          * who typed the command watches the terminal. */
         int session;
+        /* Appended (issue 13): whether a broad workspace is refused
+         * (policy_workspace.c).  `stockade check FILE` and doctor skip it:
+         * they judge files and machines, not a place to run. */
+        enum core_broad broad_workspace;
 };
 
 /* Diagnostics go to this stream (stderr by default; tests use a memstream).
@@ -216,3 +229,10 @@ bool core_approval_tty_asks(const struct core_policy *p);
 /* protect.c: the protected paths inside the writable roots (the built-in
  * list, `protect:`, git's surfaces), as read-only islands. */
 int core_protect_paths(const struct core_policy *p, char ***ret);
+
+/* policy_workspace.c: why `ws` (canonical) is too broad a workspace ("your
+ * home directory", ...), or NULL.  `home`: $HOME as the environment says. */
+const char *core_workspace_broad(const char *ws, const char *home);
+/* No pre-exec or in-sandbox line (full-access): the command runs unconfined,
+ * and the checks of a sandbox (broad workspace, unenforced settings) do not apply. */
+bool core_policy_no_sandbox(const struct core_policy *p);

@@ -104,3 +104,18 @@ int pload_include(struct pfile *f, const struct pnode *item);
 
 /* policy_expand.c: variables, absolute paths, canonical paths, dedupe. */
 int pexpand_policy(struct ploader *l);
+
+/* policy_trust.c: whether a layer's files must pass the trust rule, and
+ * the rule on one (0 trusted, 1 refused and reported, -ENOMEM). */
+struct stat;
+bool ptrust_layer(enum core_layer layer);
+int ptrust_file(struct ploader *l, const struct core_origin *o, const char *canon, const struct stat *st);
+
+/* protect_control.c: stockade's own configuration, state, caches and
+ * module directories beneath `root`, as a new NULL-terminated list. */
+int pprotect_control(const struct core_policy *p, const char *root, char ***ret);
+
+/* policy_workspace.c: a broad workspace is an error unless allowed. */
+int pcheck_workspace(struct ploader *l);
+/* policy_enforced.c: a setting no stack line enforces is an error. */
+int pcheck_enforced(struct ploader *l);

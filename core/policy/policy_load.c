@@ -23,9 +23,19 @@
 /* A FIFO or a device named .stockade.yaml in a repository must neither
  * hang the load nor feed it without end: O_NONBLOCK for the open, then
  * regular files only, and a size bound. */
-static int read_policy_file(const char *path, char **ret, size_t *ret_len)
+/* A refused untrusted file (policy_trust.c): already reported. */
+#define E_REFUSED_REPORTED EKEYREJECTED
+
+/* `trust`: the layer's file must pass the trust rule (policy_trust.c),
+ * judged on the fd that is read; NULL for the untrusted project layer. */
+struct read_trust {
+        struct ploader *l;
+        const struct core_origin *o;
+};
+
+static int read_policy_file(const char *path, const struct read_trust *trust, char **ret, size_t *ret_len)
 {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (trust ? O_NOFOLLOW : 0));
         _cleanup_free_ char *buf = NULL;
         struct stat st;
         size_t len = 0;
@@ -36,6 +46,11 @@ static int read_policy_file(const char *path, char **ret, size_t *ret_len)
                 return -errno;
         if (!S_ISREG(st.st_mode))
                 return -E_NOT_REGULAR;
+        if (trust) {
+                int t = ptrust_file(trust->l, trust->o, path, &st);
+                if (t != 0)
+                        return t < 0 ? t : -E_REFUSED_REPORTED;
+        }
         if (st.st_size > POLICY_MAX_FILE_SIZE)
                 return -EFBIG;
         buf = malloc(POLICY_MAX_FILE_SIZE + 1);
@@ -135,8 +150,8 @@ static int load_text(struct ploader *l, const struct pfile *parent, const struct
  * cannot be read must fail the load, never fall back to a lower layer. */
 static int read_failed(struct ploader *l, const struct core_origin *o, int r)
 {
-        if (r == -ENOMEM)
-                return r;
+        if (r == -ENOMEM || r == -E_REFUSED_REPORTED)
+                return r == -ENOMEM ? r : 0;
         core_diag(o, "cannot read policy file: %s; expected a readable regular file", read_error(r));
         if (r == -E_NOT_REGULAR || r == -EFBIG)
                 l->n_errors++;
@@ -186,7 +201,7 @@ static int load_path(struct ploader *l, const char *path, enum core_layer layer,
          * shipping no file: absent. */
         if (layer == CORE_LAYER_PROJECT && may_be_absent && is_directory(canon))
                 return 1;
-        r = read_policy_file(canon, &text, &len);
+        r = read_policy_file(canon, ptrust_layer(layer) ? &(struct read_trust) { l, &o } : NULL, &text, &len);
         if (r < 0)
                 return read_failed(l, &o, r);
         dir = dir_of(path);
@@ -295,9 +310,10 @@ static int include_read(struct pfile *f, const struct pnode *item, const char *p
         g.name = pintern(f->l->p, display);
         if (!dir || !g.name)
                 return -ENOMEM;
-        r = read_policy_file(canon, &text, &len);
-        if (r == -ENOMEM)
-                return r;
+        struct core_origin o = porigin(f, item);
+        r = read_policy_file(canon, ptrust_layer(f->layer) ? &(struct read_trust) { f->l, &o } : NULL, &text, &len);
+        if (r == -ENOMEM || r == -E_REFUSED_REPORTED)
+                return r == -ENOMEM ? r : 0;
         if (r < 0) {
                 perr(f, item, "cannot read include \"%s\": %s; expected a readable regular file",
                      item->scalar, read_error(r));
@@ -584,6 +600,10 @@ int core_policy_load(const struct core_policy_sources *src, struct core_policy *
         if (r >= 0 && !l.n_errors && !l.io_error)
                 r = pexpand_policy(&l);
         path_memo_end();
+        if (r >= 0 && !l.n_errors && !l.io_error)
+                r = pcheck_workspace(&l);
+        if (r >= 0 && !l.n_errors && !l.io_error)
+                r = pcheck_enforced(&l);
         if (r >= 0 && (l.n_errors || l.io_error))
                 r = l.io_error ? l.io_error : -EINVAL;
         free(l.workspace_canon);

@@ -360,7 +360,7 @@ static bool valid_cover(const struct pfile *f, const struct list_rule *rule, con
         if (core_cover_from_string(s, &bit) >= 0)
                 return true;
         perr(f, n, "unknown best_effort name \"%s\"; expected one of write, read_only, hide, private_tmp, "
-             "net_tcp, net_other, net_abstract, net_unix, process, kernel, caps", s);
+             "net_tcp, net_other, net_abstract, net_unix, process, kernel, caps, ipc, metadata, proc", s);
         return false;
 }
 
@@ -504,6 +504,25 @@ static int set_env(struct pfile *f, const struct pnode *v)
                 r = add_items(f, vals[1], &f->l->p->env_allow, &rule_env_allow);
         return r;
 }
+/* A broad workspace ($HOME, /) is the user's own choice: the project file
+ * lives in the workspace, so a repository cannot make its own home-wide
+ * run possible (policy_workspace.c). */
+static int set_allow_broad_workspace(struct pfile *f, const struct pnode *v)
+{
+        struct core_policy *p = f->l->p;
+        int b = want_bool(f, v, "allow_broad_workspace");
+
+        if (b < 0)
+                return 0;
+        if (b && f->layer == CORE_LAYER_PROJECT) {
+                perr(f, v, "the project layer may not allow a broad workspace; expected "
+                     "allow_broad_workspace in the user layer, or --allow-broad-workspace");
+                return 0;
+        }
+        p->allow_broad_workspace = b;
+        p->allow_broad_workspace_origin = porigin(f, v);
+        return 0;
+}
 
 /* ---- settings, overridable, include, top level --------------------------- */
 
@@ -511,11 +530,13 @@ typedef int (*setting_fn)(struct pfile *f, const struct pnode *v);
 
 static const char *const setting_names[] = {
         "workspace", "write", "read_only", "hide", "private_tmp", "git", "protect",
-        "protect_defaults", "network", "approval", "best_effort", "audit", "env", NULL
+        "protect_defaults", "network", "approval", "best_effort", "audit", "env",
+        "allow_broad_workspace", NULL
 };
 static const setting_fn setting_fns[] = {
         set_workspace, set_write, set_read_only, set_hide, set_private_tmp, set_git, set_protect,
         set_protect_defaults, set_network, set_approval, set_best_effort, set_audit, set_env,
+        set_allow_broad_workspace,
 };
 _Static_assert(ELEMENTSOF(setting_names) == ELEMENTSOF(setting_fns) + 1, "one function per setting");
 

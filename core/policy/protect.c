@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "policy.h"
+#include "policy_internal.h"
 #include "util/util.h"
 
 /* Each entry runs code when a person or a tool opens the directory. */
@@ -768,14 +768,40 @@ static int protect_root(struct protect_scan *s, const char *root)
         return r;
 }
 
+/* stockade's own files the root holds (protect_control.c), whatever the
+ * policy's git and protect_defaults say. */
+static int protect_control(struct protect_scan *s, const char *root)
+{
+        _cleanup_strv_ char **v = NULL;
+        int r = pprotect_control(s->policy, root, &v);
+
+        for (size_t i = 0; r >= 0 && v[i]; i++)
+                r = scan_add(s, v[i]);
+        return r;
+}
+
+/* Not where nothing would enforce an island (full-access builds no
+ * sandbox), nor under a `write: [/]` a policy wrote to give up confining
+ * writes; but a workspace of / (--allow-broad-workspace) is a sandbox's. */
+static bool control_applies(const struct core_policy *p, const char *root)
+{
+        if (core_policy_no_sandbox(p))
+                return false;
+        return !streq(root, "/") || (p->workspace && streq(p->workspace, "/"));
+}
+
 int core_protect_paths(const struct core_policy *p, char ***ret)
 {
         _cleanup_(protect_scan_done) struct protect_scan s = { .policy = p, .paths = calloc(1, sizeof(char *)) };
         int r = s.paths ? 0 : -ENOMEM;
 
-        for (size_t i = 0; r >= 0 && i < p->write.n; i++)
-                if (!streq(p->write.items[i].value, "/")) /* no sandbox for writes: nothing to protect inside */
-                        r = protect_root(&s, p->write.items[i].value);
+        for (size_t i = 0; r >= 0 && i < p->write.n; i++) {
+                const char *root = p->write.items[i].value;
+                if (control_applies(p, root))
+                        r = protect_control(&s, root);
+                if (r >= 0 && !streq(root, "/")) /* no sandbox for writes: nothing else to protect inside */
+                        r = protect_root(&s, root);
+        }
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(s.paths);

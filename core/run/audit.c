@@ -7,6 +7,7 @@
  * cryptsetup depend on it), keeps insertion order, and parses too.
  */
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <time.h>
 #include <json-c/json.h>
@@ -29,6 +30,24 @@ static void make_run_id(char id[static 33])
                 snprintf(id + 2 * i, 3, "%02x", raw[i]);
 }
 
+/* The directories of a log in a place not made yet (the documented
+ * ~/.local/state/stockade/audit.jsonl on a fresh account): the user's own,
+ * 0700.  0, or -errno of the first mkdir that failed otherwise. */
+static int make_parents(const char *path)
+{
+        _cleanup_free_ char *p = strdup(path);
+
+        if (!p)
+                return -ENOMEM;
+        for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+                *s = '\0';
+                if (mkdir(p, 0700) < 0 && errno != EEXIST)
+                        return -errno;
+                *s = '/';
+        }
+        return 0;
+}
+
 int core_audit_open(struct core_run *run, const char *path)
 {
         int fd;
@@ -38,6 +57,8 @@ int core_audit_open(struct core_run *run, const char *path)
         if (!path)
                 return 0;
         fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0 && errno == ENOENT && make_parents(path) == 0)
+                fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (fd < 0) {
                 int r = -errno;
                 core_log(STK_LOG_ERROR, "cannot open audit log %s: %s", path, strerror(-r));

@@ -49,6 +49,11 @@ struct stk_ctx {
         char **empty;                   /* returned for absent lists */
         uint32_t covers;                /* what probe said this line enforces here */
         int probe_r;                    /* probe's result: < 0, the module cannot run here */
+        /* What a fallback line's probe said (probe_note.c): held while it
+         * probes, printed if it can run after all, else folded into the one
+         * notice of the fallback, or explain's "why not". */
+        bool probing;
+        char *probe_why;
 };
 
 struct core_plan {
@@ -158,6 +163,13 @@ int core_module_load_fd(const char *name, int fd, struct core_module *ret);
 void core_module_unload(struct core_module *m);
 bool core_running_from_build_tree(void);
 
+/* probe_note.c: a handled fallback is one notice (issue 13 §6) */
+bool core_probe_hold(struct stk_ctx *ctx, enum stk_log_level level, const char *msg);
+void core_probe_done(struct stk_ctx *ctx);
+const char *core_probe_why(const struct stk_ctx *ctx);
+bool core_fell_back(const struct stk_ctx *ctx);
+void core_fallback_notice(const struct core_run *run, enum stk_phase phase);
+
 /* run.c: modules of a policy, contexts, typed args */
 int core_run_new(struct core_policy *policy, bool trust_build_tree, struct core_run **ret);
 struct core_run *core_run_free(struct core_run *run);
@@ -252,6 +264,7 @@ struct core_open_opts {
         const char *workspace;          /* NULL: the working directory */
         const char *audit;              /* --audit FILE */
         bool file_alone;                /* check FILE: that file only, no user or project layer */
+        enum core_broad broad_workspace; /* --allow-broad-workspace; doctor and check FILE skip the check */
         bool session;                   /* `stockade sh`, `mcp`, `serve`: an agent's run (approval.tty auto: off) */
 };
 int core_load_policy(const struct core_open_opts *o, struct core_policy **ret);

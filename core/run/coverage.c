@@ -16,7 +16,10 @@ uint32_t core_required_covers(const struct stk_settings *s)
          * kill(-1, SIGKILL) every process of its user, or write into their
          * System V shared memory, is none. */
         if (!strv_contains(s->write, "/"))
-                need |= STK_COVER_WRITE | STK_COVER_METADATA | STK_COVER_PROCESS | STK_COVER_IPC;
+                need |= STK_COVER_WRITE | STK_COVER_METADATA | STK_COVER_PROCESS | STK_COVER_IPC |
+                        /* and whose command reads every host process's
+                         * command line (tokens, passwords) is a leaky one */
+                        STK_COVER_PROC_OTHERS;
         if (s->read_only[0])
                 need |= STK_COVER_READ_ONLY;
         if (s->hide[0])

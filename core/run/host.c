@@ -20,6 +20,8 @@ static void host_log(struct stk_ctx *ctx, enum stk_log_level level, const char *
         va_start(ap, fmt);
         n = vasprintf(&msg, fmt, ap);
         va_end(ap);
+        if (n >= 0 && core_probe_hold(ctx, level, msg))
+                return;
         fprintf(stderr, "stockade: %s: %s (%s:%u): %s\n", core_log_level_name(level), ctx->mod->name,
                 ctx->line->origin.file, ctx->line->origin.line, n < 0 ? fmt : msg);
 }

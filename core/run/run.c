@@ -146,6 +146,7 @@ static void ctx_done(struct stk_ctx *ctx)
                 strv_free(ctx->args[k].list);
         free(ctx->args);
         free(ctx->empty);
+        free(ctx->probe_why);
 }
 
 /* approval.exec and approval.webhook are what the approval_exec and
@@ -224,7 +225,9 @@ int core_run_init_modules(struct core_run *run, enum stk_phase only)
                 }
                 m->inited = true;
                 ctx->covers = m->desc->covers;
+                ctx->probing = true;
                 ctx->probe_r = m->desc->probe ? m->desc->probe(ctx, &ctx->covers) : 0;
+                core_probe_done(ctx);
         }
         return 0;
 }

@@ -237,7 +237,9 @@ int core_stack_act(struct core_run *run, enum stk_phase phase)
                         continue;
                 }
                 r = call_action_hook(&run->ctxs[i], phase);
-                if (r < 0)
+                if (r < 0 && core_fell_back(&run->ctxs[i]))
+                        ; /* said once for the phase, by core_fallback_notice */
+                else if (r < 0)
                         core_log(l->control <= CORE_REQUISITE ? STK_LOG_ERROR : STK_LOG_WARNING,
                                  "%s (%s:%u:%u, %s): %s failed: %s", l->module, l->origin.file, l->origin.line,
                                  l->origin.column, core_control_name(l->control), core_phase_name(phase), strerror(-r));
@@ -246,6 +248,7 @@ int core_stack_act(struct core_run *run, enum stk_phase phase)
                 trail_push(run, l, r, r < 0 ? STK_DENY : STK_ALLOW, false);
                 core_action_step(&a, l->control, r);
         }
+        core_fallback_notice(run, phase);
         return core_action_result(&a);
 }
 

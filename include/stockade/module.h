@@ -114,7 +114,10 @@ enum stk_cover {
         STK_COVER_CAPS         = 1u << 10, /* the command holds no capabilities */
         STK_COVER_IPC          = 1u << 11, /* no System V IPC or POSIX message queue of the host (ABI 1.3) */
         STK_COVER_METADATA     = 1u << 12, /* mode, owner, times, xattrs only beneath writable roots (ABI 1.5) */
-        STK_COVER_LAST         = STK_COVER_METADATA,
+        STK_COVER_PROC_OTHERS  = 1u << 13, /* other processes' /proc/PID (cmdline, environ, status, maps, fd,
+                                              cwd, root) unreadable or absent (issue 13; a module built
+                                              before it never claims it) */
+        STK_COVER_LAST         = STK_COVER_PROC_OTHERS,
 };
 
 /* Argument specification: the core validates a line's args against it

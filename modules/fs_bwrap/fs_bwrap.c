@@ -217,11 +217,16 @@ static int choose_proc(struct stk_ctx *ctx, const struct fs_bwrap *d, const stru
         return 0;
 }
 
-static uint32_t covers_for(const struct stk_settings *s)
+static uint32_t covers_for(const struct stk_settings *s, bool host_proc)
 {
         uint32_t c = STK_COVER_WRITE | STK_COVER_READ_ONLY | STK_COVER_HIDE | STK_COVER_PRIVATE_TMP |
                      STK_COVER_PROCESS | STK_COVER_CAPS | STK_COVER_IPC | /* --unshare-ipc */
                      STK_COVER_METADATA; /* read-only binds: EROFS for a mode or an xattr too */
+
+        /* --unshare-pid and a /proc of that namespace: no host process is
+         * there to read.  The host's /proc (choose_proc) shows them all. */
+        if (!host_proc)
+                c |= STK_COVER_PROC_OTHERS;
 
         /* Abstract unix sockets belong to the network namespace.  Pathname
          * unix sockets do not (connect() ignores read-only mounts): no
@@ -289,7 +294,7 @@ static int probe(struct stk_ctx *ctx, uint32_t *ret_covers)
                 r = choose_proc(ctx, d, &l, false, &host_proc);
         if (r < 0)
                 return r;
-        *ret_covers &= covers_for(s);
+        *ret_covers &= covers_for(s, host_proc);
         return 0;
 }
 
@@ -529,7 +534,7 @@ const struct stk_module stockade_module = {
         .args = args,
         .covers = STK_COVER_WRITE | STK_COVER_READ_ONLY | STK_COVER_HIDE | STK_COVER_PRIVATE_TMP |
                   STK_COVER_NET_TCP | STK_COVER_NET_OTHER | STK_COVER_NET_ABSTRACT |
-                  STK_COVER_PROCESS | STK_COVER_CAPS | STK_COVER_IPC | STK_COVER_METADATA,
+                  STK_COVER_PROCESS | STK_COVER_CAPS | STK_COVER_IPC | STK_COVER_METADATA | STK_COVER_PROC_OTHERS,
         .init = init,
         .fini = fini,
         .probe = probe,

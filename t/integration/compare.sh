@@ -142,7 +142,7 @@ cat > "$T_TMP/my stacks/seccomp-only.yaml" <<EOF
 stockade: 1
 include: [settings.yaml]
 settings:
-  best_effort: [write, read_only, hide, private_tmp, net_abstract, process, metadata]
+  best_effort: [write, read_only, hide, private_tmp, net_abstract, process, metadata, proc]
 stack:
   - { phase: in-sandbox, control: required, module: net_seccomp }
 EOF

@@ -43,6 +43,14 @@ check_output "TCP to a host listener fails" '^REFUSED' sbx -- python3 -c "$T_TCP
 check_output "UDP sockets are refused" 'Operation not permitted' sbx -- python3 -c '
 import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'
 check_status "exit status passes through" 7 sbx -- sh -c 'exit 7'
+# A handled fallback is one notice, naming the cause and the stack that took
+# effect (issue 13 §6): it was an error, then "pre-exec failed: No space left
+# on device", then a correct run.
+sbx -- true > "$T_TMP/fallback.out" 2>&1
+check "the fallback is one line of stockade's" sh -c "test \"\$(grep -c '^stockade:' '$T_TMP/fallback.out')\" = 1"
+check_output "... naming the cause and the stack that took effect" \
+        'fs_bwrap .*cannot run here: user namespaces are blocked.*goes on without it: fs_landlock, fs_guard, net_seccomp' \
+        cat "$T_TMP/fallback.out"
 check_output "the run record says fs_bwrap could not take effect" '"module":"fs_bwrap","usable":false' cat "$T_TMP/audit.jsonl"
 check_output "... and fs_landlock did" '"phase":"in-sandbox","control":"required","module":"fs_landlock","usable":true' cat "$T_TMP/audit.jsonl"
 

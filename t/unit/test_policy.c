@@ -766,13 +766,13 @@ static void test_user_loosen_granted(void)
 
         fx_setup(&fx);
         src = fx_src(&fx);
-        write_filef("stockade: 1\nsettings:\n  network: { mode: proxy, allow: [registry.npmjs.org] }\n"
+        write_filef("stockade: 1\nsettings:\n  network: { mode: on }\n"
                     "  write: [\"${HOME}/.cache\"]\n  git: off\n  private_tmp: no\n  best_effort: [net_abstract]\n",
                     "%s/default.yaml", fx.user);
         r = fx_load(&fx, &src, &p);
         CHECK(r == 0, "%d: %s", r, fx.diag);
         if (p) {
-                CU_ASSERT_EQUAL(p->network, STK_NET_PROXY);
+                CU_ASSERT_EQUAL(p->network, STK_NET_ON);
                 CU_ASSERT_EQUAL(p->network_origin.layer, CORE_LAYER_USER);
                 CU_ASSERT_EQUAL(p->network_origin.line, 3);
                 CU_ASSERT_EQUAL(p->network_origin.column, 20);
@@ -993,6 +993,12 @@ static void test_project_granted_by_user(void)
               "ungranted: %d: %s", r, fx.diag);
         core_policy_free(p);
         p = NULL;
+        /* an allow list means something only beside a proxy (policy_enforced.c) */
+        /* a copy: the system layer's files pass the trust rule, and a clone
+         * made under umask 002 is group-writable */
+        copy_file(P("%s/t/policy-good/base.yaml", srcdir()), P("%s/base.yaml", fx.system));
+        write_filef("stockade: 1\ninclude: [base.yaml]\nsettings: { network: { mode: proxy } }\n"
+                    "stack: [{ phase: egress, control: required, module: net_proxy }]\n", "%s/default.yaml", fx.system);
         write_filef("stockade: 1\noverridable: { project: [network.allow] }\n", "%s/default.yaml", fx.user);
         r = fx_load(&fx, &src, &p);
         CHECK(r == 0, "granted: %d: %s", r, fx.diag);
@@ -1317,12 +1323,15 @@ static void test_man_examples(void)
 
         fx_setup(&fx);
         src = fx_src(&fx);
-        copy_file(P("%s/t/policy-good/man-user.yaml", srcdir()), P("%s/default.yaml", fx.user));
+        src.profile = "proxy";
+        src.builtin_dir = P("%s/etc", srcdir());
+        copy_file(P("%s/t/policy-good/man-user.yaml", srcdir()), P("%s/proxy.yaml", fx.user));
         copy_file(P("%s/t/policy-good/man-project.yaml", srcdir()), P("%s/.stockade.yaml", fx.ws));
         r = fx_load(&fx, &src, &p);
         CHECK(r == 0, "%d: %s", r, fx.diag);
         if (p) {
-                CU_ASSERT(list_has(&p->net_allow, "registry.npmjs.org") && list_has(&p->net_allow, "pypi.org"));
+                CU_ASSERT(list_has(&p->net_allow, "registry.npmjs.org"));
+                CU_ASSERT(list_has(&p->hide, P("%s/.cache/pip", fx.home)));
                 CU_ASSERT_EQUAL(p->network, STK_NET_PROXY);
                 CU_ASSERT(has_line(p, STK_PHASE_PERMISSION, CORE_REQUISITE, "perm_rules"));
         }

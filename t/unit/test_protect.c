@@ -861,6 +861,56 @@ static void test_protect_names(void)
         tree_done();
 }
 
+/* stockade's own files (protect_control.c, issue 13 §1) wherever a root
+ * holds them, whatever git and protect_defaults say; a stack that builds
+ * no sandbox (full-access) gets none; a root of "/" holds them all. */
+static void test_control(void)
+{
+        struct core_line line = { .phase = STK_PHASE_IN_SANDBOX, .module = (char *) "fs_bwrap" };
+        struct core_item file;
+        struct pol x;
+        struct run res;
+
+        tree_new();
+        mk("home/user/.cache/stockade/sandbox-caches");
+        mk("home/user/.cache/stockade/other");
+        mk("state");
+        unsetenv("XDG_CACHE_HOME");
+        unsetenv("XDG_RUNTIME_DIR");
+        setenv("XDG_STATE_HOME", at("state"), 1);
+        setenv("HOME", at("home/user"), 1);
+        pol_init(&x, CORE_GIT_OFF, false);
+        pol_write(&x, "home/user");
+        pol_write(&x, "state");
+        file = (struct core_item) { .value = (char *) at("home/user/p.yaml") };
+        x.p.files = &file;
+        x.p.n_files = 1;
+        x.p.lines = &line;
+        x.p.n_lines = 1;
+        check_run(&x, 0, want("home/user/.config/stockade", "home/user/.local/state/stockade", "state/stockade",
+                              "home/user/.cache/stockade/fs_bwrap.probe", "home/user/.cache/stockade/other",
+                              "home/user/p.yaml", NULL),
+                  "a home workspace");
+
+        x.p.n_lines = 0;
+        check_run(&x, 0, want(NULL), "no sandbox");
+
+        pol_init(&x, CORE_GIT_OFF, false);
+        x.p.lines = &line;
+        x.p.n_lines = 1;
+        pol_write(&x, "/");
+        check_run(&x, 0, want(NULL), "write: [/] gives up confining writes");
+        x.p.workspace = (char *) "/";
+        run(&x, false, &res);
+        CHECK(strv_contains((const char *const *) res.paths, STK_SYSCONFDIR "/stockade"), "a workspace of /: no %s",
+              STK_SYSCONFDIR "/stockade");
+        CHECK(strv_contains((const char *const *) res.paths, "home/user/.config/stockade"),
+              "a workspace of /: no user layer");
+        run_done(&res);
+        unsetenv("XDG_STATE_HOME");
+        tree_done();
+}
+
 UNIT_SUITE(test_protect,
            UNIT_TEST(test_plain_repo),
            UNIT_TEST(test_linked_worktree),
@@ -874,4 +924,5 @@ UNIT_SUITE(test_protect,
            UNIT_TEST(test_bound_directories),
            UNIT_TEST(test_bound_repositories),
            UNIT_TEST(test_home),
-           UNIT_TEST(test_protect_names))
+           UNIT_TEST(test_protect_names),
+           UNIT_TEST(test_control))

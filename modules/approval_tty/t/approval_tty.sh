@@ -40,7 +40,7 @@ settings:
   git: off
   protect_defaults: false
   network: { mode: on }
-  best_effort: [write, process, ipc, metadata]
+  best_effort: [write, process, ipc, metadata, proc]
   approval: ${3:-on-request}
 stack:
   - { phase: permission, control: required, module: t_scripted, args: { result: ask } }

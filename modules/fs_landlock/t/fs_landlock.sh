@@ -282,12 +282,12 @@ settings:
   git: whole
   protect_defaults: true
   network: { mode: off }
-  best_effort: [net_other, net_unix, ipc, metadata]
+  best_effort: [net_other, net_unix, ipc, metadata, proc]
 stack:
   - { phase: in-sandbox, control: required, module: fs_landlock }
 EOF
 # Without seccomp nothing refuses System V IPC of the host: a run must say so.
-sed "s/best_effort: \[net_other, net_unix, ipc, metadata\]/best_effort: [net_other, net_unix, metadata]/" "$T_TMP/ll-alone.yaml" > "$T_TMP/ll-alone-ipc.yaml"
+sed "s/best_effort: \[net_other, net_unix, ipc, metadata, proc\]/best_effort: [net_other, net_unix, metadata, proc]/" "$T_TMP/ll-alone.yaml" > "$T_TMP/ll-alone-ipc.yaml"
 check_output "Landlock alone: refused unless ipc is best_effort" 'no module in the stack enforced: ipc' \
         sbx_policy "$T_TMP/ll-alone-ipc.yaml" true
 check_status "Landlock alone: io_uring openat outside fails" 1 sbx_policy "$T_TMP/ll-alone.yaml" "$H" uring-openat "$OUT/uring"
@@ -343,10 +343,13 @@ settings:
   git: off
   protect_defaults: false
   network: { mode: proxy }
+  best_effort: [proc]
 stack:
   - { phase: in-sandbox, control: required, module: fs_landlock, args: { proxy_port: $PORT } }
   - { phase: in-sandbox, control: required, module: fs_guard }
   - { phase: in-sandbox, control: required, module: net_seccomp, args: { proxy_port: $PORT } }
+  # proxy mode is enforced in the egress phase (issue 13 §6); no proxy runs here
+  - { phase: egress, control: required, module: net_proxy }
 EOF
 check "proxy mode: connect to the proxy port works" sbx_policy "$T_TMP/proxy.yaml" "$H" tcp-connect 127.0.0.1 "$PORT"
 check_status "proxy mode: any other port fails" 1 sbx_policy "$T_TMP/proxy.yaml" "$H" tcp-connect 127.0.0.1 1

@@ -36,6 +36,10 @@ settings:
 stack:
   - { phase: in-sandbox, control: required, module: net_seccomp${3:+, args: { $3 \}} }
 EOF
+        # proxy mode is enforced by an egress line (issue 13 §6): net_proxy's,
+        # its proxy not started here (no pre-exec line), so nothing is let out
+        [ "$2" = proxy ] && echo "  - { phase: egress, control: required, module: net_proxy }" >> "$1"
+        return 0
 }
 for m in off proxy on; do policy "$T_TMP/$m.yaml" "$m"; done
 sbx() { mode=$1; shift; "$STK" run --policy "$T_TMP/$mode.yaml" --workspace "$T_TMP" -- "$@"; }
