@@ -39,6 +39,7 @@ settings:
   private_tmp: true
   network: { mode: proxy, allow: [] }
   approval: on-request
+  best_effort: [proc]   # Landlock cannot hide other processes' /proc (issue 13 §4)
 stack:
   - { phase: pre-exec,   control: required,   module: net_proxy, args: { ports: ["$PORT"], resolve: ["asked.test:127.0.0.1"] } }
 $1

@@ -36,6 +36,7 @@ settings:
   private_tmp: true
   network: { mode: proxy, allow: [allowed.test] }
   approval: on-request
+  best_effort: [proc]   # Landlock cannot hide other processes' /proc (issue 13 §4)
 stack:
   - { phase: pre-exec,   control: required,   module: net_proxy, args: { ports: ["$PORT"],
       resolve: ["allowed.test:127.0.0.1", "evil.test:127.0.0.1", "fine.test:127.0.0.1"] } }
