@@ -92,9 +92,9 @@ static void test_claimed_covers_have_their_rights(void)
                                    (needs[i].net & ~ll_abi_net_rights(abi)) == 0 &&
                                    (needs[i].scopes & ~ll_abi_scopes(abi)) == 0;
 
-                        CHECK(claimed == has, "ABI %d: %s is %sclaimed (from ABI %d), and the ABI %s every right it needs "
+                        CHECK(claimed == has, "ABI %d: %s is %sclaimed (from ABI %d), and the ABI %s "
                               "(missing fs 0x%llx)", abi, needs[i].name, claimed ? "" : "not ", min,
-                              has ? "handles" : "lacks",
+                              has ? "handles every right it needs" : "lacks a right it needs",
                               (unsigned long long) (needs[i].fs & ~ll_abi_fs_rights(abi)));
                         CU_ASSERT_STRING_EQUAL(ll_cover_name(needs[i].cover), needs[i].name);
                         if (needs[i].cover != STK_COVER_PRIVATE_TMP) /* fs_landlock's own directory, not a kernel right */
