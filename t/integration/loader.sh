@@ -71,3 +71,16 @@ fi
 
 # --- an older ABI major ------------------------------------------------------
 refused "a module built for ABI 0 is refused" t_abizero 't_abizero.so: built for ABI 0, this stockade speaks ABI 1'
+
+# --- owned by another user ------------------------------------------------------
+# (only root can give a file away; the message is asserted, the name check
+# would refuse this copy too)
+if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
+        cp "$MODS/t_scripted.so" "$MODS/t_otheruser.so" && chmod 0644 "$MODS/t_otheruser.so" &&
+                chown nobody "$MODS/t_otheruser.so"
+        T_CLEANUP="$T_CLEANUP; rm -f '$MODS/t_otheruser.so'"
+        refused "a module owned by another user is refused" t_otheruser \
+                't_otheruser.so: owned by neither root nor the user'
+else
+        skip "a module owned by another user is refused" "not root: no file can be given to another user"
+fi
