@@ -12,7 +12,9 @@
  * once the floor grants that key (so the refusal was about that key and no
  * other).  For an ordered setting (git, network.mode, approval, the two
  * booleans) every pair of values is tried, generated from the names.
- * For a key whose additions only tighten, a project addition loads.
+ * For a key whose additions only tighten, a project addition loads.  For
+ * what a project may never set (approval.exec, approval.webhook, a
+ * sufficient or optional stack line), it is refused, granted or not.
  */
 #include <errno.h>
 #include <ftw.h>
@@ -227,49 +229,54 @@ static void check_ordered(const struct ordered *o)
 
 struct keyed_case {
         const char *key;
-        bool loosens;     /* false: additions only tighten, the file must load */
+        enum { TIGHTENS, LOOSENS, NEVER } kind; /* additions only tighten: the file loads;
+                                                 * NEVER: refused even granted, saying `says` */
         const char *body; /* the project file after its version line */
+        const char *says;
 };
 
 static const struct keyed_case keyed_cases[] = {
-        { "workspace", true, "settings:\n  workspace: ${TMPDIR}\n" },
-        { "write", true, "settings:\n  write: [\"${TMPDIR}\"]\n" },
-        { "read_only", false, "settings:\n  read_only: [\"${WORKSPACE}/vendor\"]\n" },
-        { "hide", false, "settings:\n  hide: [~/.kube]\n" },
-        { "protect", false, "settings:\n  protect: [.envrc]\n" },
-        { "network.allow", true, "settings:\n  network: { allow: [example.com] }\n" },
-        { "network.deny", false, "settings:\n  network: { deny: [evil.example] }\n" },
-        { "best_effort", true, "settings:\n  best_effort: [write]\n" },
-        { "audit", true, "settings:\n  audit: ${TMPDIR}/audit.jsonl\n" },
-        { "env.deny", false, "settings:\n  env: { deny: [AWS_*] }\n" },
-        { "env.allow", true, "settings:\n  env: { allow: [AWS_SECRET_ACCESS_KEY] }\n" },
-        { "network.proxy_port", true, "settings:\n  network: { proxy_port: 3128 }\n" },
+        { "workspace", LOOSENS, "settings:\n  workspace: ${TMPDIR}\n", NULL },
+        { "write", LOOSENS, "settings:\n  write: [\"${TMPDIR}\"]\n", NULL },
+        { "read_only", TIGHTENS, "settings:\n  read_only: [\"${WORKSPACE}/vendor\"]\n", NULL },
+        { "hide", TIGHTENS, "settings:\n  hide: [~/.kube]\n", NULL },
+        { "protect", TIGHTENS, "settings:\n  protect: [.envrc]\n", NULL },
+        { "network.allow", LOOSENS, "settings:\n  network: { allow: [example.com] }\n", NULL },
+        { "network.deny", TIGHTENS, "settings:\n  network: { deny: [evil.example] }\n", NULL },
+        { "best_effort", LOOSENS, "settings:\n  best_effort: [write]\n", NULL },
+        { "audit", LOOSENS, "settings:\n  audit: ${TMPDIR}/audit.jsonl\n", NULL },
+        { "env.deny", TIGHTENS, "settings:\n  env: { deny: [AWS_*] }\n", NULL },
+        { "env.allow", LOOSENS, "settings:\n  env: { allow: [AWS_SECRET_ACCESS_KEY] }\n", NULL },
+        { "network.proxy_port", LOOSENS, "settings:\n  network: { proxy_port: 3128 }\n", NULL },
+        /* who answers questions: never a repository's choice */
+        { "approval.exec", NEVER, "settings:\n  approval: { exec: /bin/true }\n",
+          "\"approval.exec\" in the project layer" },
+        { "approval.webhook", NEVER, "settings:\n  approval: { webhook: \"https://approvals.example.com/x\" }\n",
+          "\"approval.webhook\" in the project layer" },
+        /* a line that may end or decide a phase */
+        { "stack", NEVER, "stack:\n  - { phase: pre-exec, control: sufficient, module: fs_bwrap }\n",
+          "a project stack line must be required or requisite" },
+        { "stack", NEVER, "stack:\n  - { phase: pre-exec, control: optional, module: fs_bwrap }\n",
+          "a project stack line must be required or requisite" },
+        { "stack", TIGHTENS, "stack:\n  - { phase: pre-exec, control: requisite, module: fs_bwrap }\n", NULL },
 };
 
-/* A project's stack line may not end or decide a phase, granted or not. */
-static void check_stack(void)
+/* What a project may never set, granted or not: refused, saying so. */
+static void check_never(const char *key, const char *body, const char *says)
 {
-        static const char *const controls[] = { "sufficient", "optional" };
+        for (int granted = 0; granted < 2; granted++) {
+                struct floor_fx fx;
+                int r;
 
-        for (size_t i = 0; i < ELEMENTSOF(controls); i++) {
-                for (int granted = 0; granted < 2; granted++) {
-                        struct floor_fx fx;
-                        char body[256];
-                        int r;
-
-                        floor_setup(&fx);
-                        write_floor(&fx, granted ? "stack" : NULL, NULL, NULL);
-                        snprintf(body, sizeof(body), "stack:\n  - { phase: pre-exec, control: %s, module: fs_bwrap }\n",
-                                 controls[i]);
-                        write_project(&fx, body);
-                        r = floor_load(&fx);
-                        CHECK(r == -EINVAL && fx.diag && strstr(fx.diag, "a project stack line must be required or requisite"),
-                              "stack: a %s project line %s loaded (%d): %s", controls[i],
-                              granted ? "granted" : "ungranted", r, fx.diag ? fx.diag : "");
-                        floor_teardown(&fx);
-                }
+                floor_setup(&fx);
+                write_floor(&fx, granted ? key : NULL, NULL, NULL);
+                write_project(&fx, body);
+                r = floor_load(&fx);
+                CHECK(r == -EINVAL && fx.diag && strstr(fx.diag, says), "%s: the project file\n%s%s loaded (%d) "
+                      "without \"%s\": %s", key, body, granted ? "granted" : "ungranted", r, says,
+                      fx.diag ? fx.diag : "");
+                floor_teardown(&fx);
         }
-        check_accepted("stack", NULL, NULL, "stack:\n  - { phase: pre-exec, control: requisite, module: fs_bwrap }\n");
 }
 
 static void test_project_may_only_tighten_every_setting(void)
@@ -285,15 +292,13 @@ static void test_project_may_only_tighten_every_setting(void)
                         check_ordered(&o);
                         cases++;
                 }
-                if (k == CORE_KEY_STACK) {
-                        check_stack();
-                        cases++;
-                }
                 for (size_t i = 0; i < ELEMENTSOF(keyed_cases); i++) {
                         if (!streq(keyed_cases[i].key, name))
                                 continue;
-                        if (keyed_cases[i].loosens)
+                        if (keyed_cases[i].kind == LOOSENS)
                                 check_loosening(name, NULL, NULL, keyed_cases[i].body);
+                        else if (keyed_cases[i].kind == NEVER)
+                                check_never(name, keyed_cases[i].body, keyed_cases[i].says);
                         else
                                 check_accepted(name, NULL, NULL, keyed_cases[i].body);
                         cases++;
