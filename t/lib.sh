@@ -177,6 +177,14 @@ linux_only() {
         exit 0
 }
 
+# t_bwrap_cannot_run OUTPUT-FILE: when a run's output says bwrap cannot
+# run on this machine at all (no binary, user namespaces blocked), prints
+# that cause and succeeds; any other failure is the test's to report, not
+# a reason to skip (issue 20: a coverage refusal was once read as "no bwrap").
+t_bwrap_cannot_run() {
+        grep -oE 'user namespaces are blocked.*|bwrap [^ ]+: .*install bubblewrap.*' "$1" | head -n1 | grep .
+}
+
 # open_policy FILE: a policy file of settings that require no enforcement
 # (the whole file system writable, network on), for tests of the core and
 # of modules that decide rather than confine; stack lines are appended.

@@ -104,6 +104,7 @@ struct core_run {
         struct core_plan plan;
         uint32_t covered;               /* cover bits of the lines that took effect */
         FILE *audit;
+        struct core_audit *audit_state; /* audit.c: what this run wrote, folded and dropped */
         char run_id[33];
         struct core_loop *loop;         /* the supervisor's events (loop.h) */
         struct core_watch *watches;

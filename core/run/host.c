@@ -15,7 +15,7 @@ static void host_log(struct stk_ctx *ctx, enum stk_log_level level, const char *
         va_list ap;
         int n;
 
-        if ((int) level > core_log_level)
+        if (!core_log_admit(level))
                 return;
         va_start(ap, fmt);
         n = vasprintf(&msg, fmt, ap);

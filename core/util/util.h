@@ -18,6 +18,12 @@
 void core_log(enum stk_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *core_log_level_name(enum stk_log_level level);
 extern int core_log_level;
+/* Whether a line of this level is printed now (the level, then the rate
+ * limit for warnings and info); a line that passes after suppressed ones
+ * is preceded by their count.  core_log_end: the count of the last
+ * suppressed ones, said, and the total suppressed (the audit summary). */
+bool core_log_admit(enum stk_log_level level);
+uint64_t core_log_end(void);
 
 /* Path helpers. */
 /* realpath() of the longest existing prefix, plus the rest; -errno */

@@ -27,7 +27,7 @@ void np_log(struct np_proxy *p, struct stk_ctx *ctx, enum stk_log_level level, c
         char msg[600];
         va_list ap;
 
-        if (!np_bucket_take(&p->logs[k], stk_now_ms()))
+        if (!stk_bucket_take(&p->logs[k], stk_now_ms()))
                 return;
         va_start(ap, fmt);
         (void) vsnprintf(msg, sizeof(msg), fmt, ap); /* truncation only shortens a log line */
@@ -108,8 +108,8 @@ void np_quiet_start(struct np_proxy *p)
         int64_t now = stk_now_ms();
 
         np_fold_init(&p->fold, now);
-        np_bucket_init(&p->logs[0], NP_LOG_RATE, NP_LOG_BURST, now);
-        np_bucket_init(&p->logs[1], NP_LOG_RATE, NP_LOG_BURST, now);
+        stk_bucket_init(&p->logs[0], NP_LOG_RATE, NP_LOG_BURST, now);
+        stk_bucket_init(&p->logs[1], NP_LOG_RATE, NP_LOG_BURST, now);
         p->logs_told[0] = p->logs_told[1] = 0;
 }
 

@@ -51,7 +51,7 @@ struct np_proxy {
         bool active;
         char last_why[160];             /* the egress hook's reason for its last verdict */
         struct np_fold fold;            /* repeated refusals, folded in the audit */
-        struct np_bucket logs[2];       /* connection log lines: warnings and errors; info and debug */
+        struct stk_bucket logs[2];       /* connection log lines: warnings and errors; info and debug */
         uint64_t logs_told[2];          /* of the lines each bucket dropped, how many a line mentioned */
 };
 

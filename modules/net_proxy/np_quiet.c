@@ -8,31 +8,10 @@
 
 #include "np_quiet.h"
 
-void np_bucket_init(struct np_bucket *b, double rate, double burst, int64_t now_ms)
-{
-        *b = (struct np_bucket) { .tokens = burst, .rate = rate, .burst = burst, .last_ms = now_ms };
-}
-
-bool np_bucket_take(struct np_bucket *b, int64_t now_ms)
-{
-        if (now_ms > b->last_ms) {
-                b->tokens += (double) (now_ms - b->last_ms) * b->rate / 1000.0;
-                if (b->tokens > b->burst)
-                        b->tokens = b->burst;
-                b->last_ms = now_ms;
-        }
-        if (b->tokens < 1.0) {
-                b->dropped++;
-                return false;
-        }
-        b->tokens -= 1.0;
-        return true;
-}
-
 void np_fold_init(struct np_fold *f, int64_t now_ms)
 {
         memset(f, 0, sizeof(*f));
-        np_bucket_init(&f->fresh, NP_FOLD_RATE, NP_FOLD_BURST, now_ms);
+        stk_bucket_init(&f->fresh, NP_FOLD_RATE, NP_FOLD_BURST, now_ms);
         f->other.used = true;
         snprintf(f->other.host, sizeof(f->other.host), "*");
 }
@@ -93,7 +72,7 @@ bool np_fold_refusal(struct np_fold *f, const char *host, uint16_t port, const c
                 fold_into(f, e, protocol, reason, now_ms, now);
                 return false;
         }
-        if (!np_bucket_take(&f->fresh, now_ms)) {
+        if (!stk_bucket_take(&f->fresh, now_ms)) {
                 fold_into(f, &f->other, protocol, reason, now_ms, now);
                 return false;
         }

@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "common/stk_bucket.h"
 #include "np_parse.h"
 
 #define NP_FOLD_SLOTS 64
@@ -34,16 +35,6 @@
 #define NP_FOLD_BURST 100
 #define NP_LOG_RATE 5
 #define NP_LOG_BURST 50
-
-/* A token bucket: `rate` tokens a second, at most `burst`. */
-struct np_bucket {
-        double tokens, rate, burst;
-        int64_t last_ms;
-        uint64_t dropped;       /* takes refused */
-};
-
-void np_bucket_init(struct np_bucket *b, double rate, double burst, int64_t now_ms);
-bool np_bucket_take(struct np_bucket *b, int64_t now_ms);
 
 struct np_fold_entry {
         bool used;
@@ -59,7 +50,7 @@ struct np_fold_entry {
 struct np_fold {
         struct np_fold_entry e[NP_FOLD_SLOTS];
         struct np_fold_entry other;
-        struct np_bucket fresh;         /* full records for destinations not seen yet */
+        struct stk_bucket fresh;         /* full records for destinations not seen yet */
         uint64_t refused, folded, records;
 };
 

@@ -88,7 +88,8 @@ static const struct { const char *name; uint32_t bit; } cover_names[] = {
         { "write", STK_COVER_WRITE }, { "read_only", STK_COVER_READ_ONLY }, { "hide", STK_COVER_HIDE },
         { "private_tmp", STK_COVER_PRIVATE_TMP }, { "net_tcp", STK_COVER_NET_TCP },
         { "net_other", STK_COVER_NET_OTHER }, { "net_abstract", STK_COVER_NET_ABSTRACT },
-        { "process", STK_COVER_PROCESS }, { "ipc", STK_COVER_IPC }, { "metadata", STK_COVER_METADATA },
+        { "net_unix", STK_COVER_NET_UNIX }, { "process", STK_COVER_PROCESS }, { "ipc", STK_COVER_IPC },
+        { "metadata", STK_COVER_METADATA },
 };
 
 static int scripted_probe(struct stk_ctx *ctx, uint32_t *ret)

@@ -33,20 +33,20 @@ static bool refuse(struct np_fold *f, const char *host, uint16_t port, int64_t m
 
 static void test_bucket(void)
 {
-        struct np_bucket b;
+        struct stk_bucket b;
         int passed = 0;
 
-        np_bucket_init(&b, 5, 50, 0);
+        stk_bucket_init(&b, 5, 50, 0);
         for (int i = 0; i < 1000; i++)
-                passed += np_bucket_take(&b, 0);
+                passed += stk_bucket_take(&b, 0);
         CU_ASSERT_EQUAL(passed, 50);
         CU_ASSERT_EQUAL(b.dropped, 950);
-        CU_ASSERT(!np_bucket_take(&b, 100)); /* half a token */
-        CU_ASSERT(np_bucket_take(&b, 200));  /* one */
-        CU_ASSERT(!np_bucket_take(&b, 200));
+        CU_ASSERT(!stk_bucket_take(&b, 100)); /* half a token */
+        CU_ASSERT(stk_bucket_take(&b, 200));  /* one */
+        CU_ASSERT(!stk_bucket_take(&b, 200));
         passed = 0;
         for (int i = 0; i < 1000; i++)
-                passed += np_bucket_take(&b, 3600 * 1000); /* an hour later: a full burst, no more */
+                passed += stk_bucket_take(&b, 3600 * 1000); /* an hour later: a full burst, no more */
         CU_ASSERT_EQUAL(passed, 50);
 }
 

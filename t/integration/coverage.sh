@@ -1,0 +1,72 @@
+#!/bin/sh
+# Fail closed on coverage (core/run/coverage.c), setting by setting: for
+# each setting, the covers it requires; a stack that claims all of them but
+# one is refused naming exactly that one, and the command does not run;
+# claiming all of them, it runs.  The claims are t_scripted's (covers:),
+# so only the core's bookkeeping is under test (issue 20: dropping a
+# setting's cover from the required set passed every test).
+. "$(dirname "$0")/../lib.sh"
+
+[ -f "$STK_BUILD/t/modules/t_scripted.so" ] || { skip "coverage" "no t_scripted.so"; exit 0; }
+export XDG_CONFIG_HOME=$T_TMP/xdg   # no user layer from the real home
+P=$T_TMP/p.yaml
+mkdir -p "$T_TMP/ro" "$T_TMP/hidden"
+
+# policy SETTINGS COVERS: write confined to T_TMP, network on unless said, then SETTINGS lines
+policy() {
+        { printf 'stockade: 1\nsettings:\n  workspace: %s\n  write: ["%s"]\n  git: off\n  protect_defaults: false\n' \
+                  "$T_TMP" "$T_TMP"
+          printf '%s\n' "$1"
+          printf 'stack:\n  - { phase: pre-exec, control: required, module: t_scripted, args: { covers: [%s] } }\n' "$2"
+        } > "$P"
+}
+run_touch() {
+        rm -f "$T_TMP/ran"
+        (cd "$T_TMP" && "$STK" run --policy "$P" --workspace "$T_TMP" -- touch "$T_TMP/ran") > "$T_TMP/out" 2>&1
+}
+
+# case NAME SETTINGS COVER...: the covers SETTINGS require, all of them
+case_of() {
+        name=$1 settings=$2; shift 2
+        all=$(echo "$@" | tr ' ' ',')
+        for c in "$@"; do
+                rest=$(echo "$@" | tr ' ' '\n' | grep -vx "$c" | paste -sd, -)
+                policy "$settings" "$rest"
+                run_touch; st=$?
+                if [ "$st" = "$STK_EXIT_SETUP" ] && [ ! -e "$T_TMP/ran" ] &&
+                   grep -q "no module in the stack enforced: $c; refusing to run" "$T_TMP/out"; then
+                        ok "$name: without $c, refused naming it"
+                else
+                        not_ok "$name: without $c, refused naming it" \
+                                "status $st, ran $(ls "$T_TMP/ran" 2>/dev/null): $(tail -c 300 "$T_TMP/out" | tr '\n' ' ')"
+                fi
+        done
+        policy "$settings" "$all"
+        run_touch; st=$?
+        [ "$st" = 0 ] && [ -e "$T_TMP/ran" ] && ok "$name: with $all, it runs" ||
+                not_ok "$name: with $all, it runs" "status $st: $(tail -c 300 "$T_TMP/out" | tr '\n' ' ')"
+}
+
+SANDBOX="write metadata process ipc"
+case_of "confined writes" "  private_tmp: false
+  network: { mode: on }" $SANDBOX
+case_of "read_only" "  private_tmp: false
+  read_only: [\"$T_TMP/ro\"]
+  network: { mode: on }" $SANDBOX read_only
+case_of "hide" "  private_tmp: false
+  hide: [\"$T_TMP/hidden\"]
+  network: { mode: on }" $SANDBOX hide
+case_of "private_tmp" "  private_tmp: true
+  network: { mode: on }" $SANDBOX private_tmp
+case_of "network off" "  private_tmp: false
+  network: { mode: off }" $SANDBOX net_tcp net_other net_abstract net_unix
+case_of "network proxy" "  private_tmp: false
+  network: { mode: proxy }" $SANDBOX net_tcp net_other net_abstract
+
+# best_effort: listed, a missing cover is no refusal
+policy "  private_tmp: false
+  network: { mode: on }
+  best_effort: [write]" "metadata,process,ipc"
+run_touch; st=$?
+[ "$st" = 0 ] && [ -e "$T_TMP/ran" ] && ok "write listed best_effort: it runs without" ||
+        not_ok "write listed best_effort: it runs without" "status $st: $(tail -c 300 "$T_TMP/out" | tr '\n' ' ')"
