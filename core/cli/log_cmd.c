@@ -18,7 +18,6 @@
 #include "util/util.h"
 
 #define LOG_LINE_MAX (1024 * 1024) /* a record is a few KiB; more is not ours */
-#define LOG_SCHEMA_VERSION 1        /* the "v" this reader knows */
 
 void cli_tokener_freep(struct json_tokener **t)
 {
@@ -209,10 +208,10 @@ static int log_line(const char *file, unsigned long lineno, const char *line, si
                 json_object_put(rec);
                 return 1;
         }
-        if (json_object_object_get_ex(rec, "v", &v) && json_object_get_int(v) > LOG_SCHEMA_VERSION && !*warned_version) {
+        if (json_object_object_get_ex(rec, "v", &v) && json_object_get_int(v) > CORE_AUDIT_SCHEMA && !*warned_version) {
                 fprintf(stderr, "stockade: %s:%lu: records of schema version %d; this stockade reads %d, "
                         "fields it does not know are shown as they are\n", file, lineno, json_object_get_int(v),
-                        LOG_SCHEMA_VERSION);
+                        CORE_AUDIT_SCHEMA);
                 *warned_version = true;
         }
         if (selected(f, rec)) {

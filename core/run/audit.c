@@ -147,13 +147,14 @@ static int write_record(struct core_run *run, const char *kind, struct json_obje
         if (!rec)
                 return -ENOMEM;
         now_iso(when);
+        json_object_object_add(rec, "v", json_object_new_int(CORE_AUDIT_SCHEMA));
         if (when[0])
                 json_object_object_add(rec, "time", json_object_new_string(when));
         json_object_object_add(rec, "run", json_object_new_string(run->run_id));
         json_object_object_add(rec, "type", json_object_new_string(kind));
         json_object_object_foreach(fields, key, val)
                 json_object_object_add(rec, key, json_object_get(val));
-        text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN);
+        text = json_object_to_json_string_ext(rec, CORE_AUDIT_JSON_FLAGS);
         len = strlen(text) + 1;
         if (capped && a->written + len > AUDIT_MAX_BYTES)
                 count_dropped(a, len, when);
@@ -231,7 +232,7 @@ static bool fold(struct core_run *run, const char *kind, struct json_object *fie
         struct fold *f;
 
         if (!is_refusal(fields) ||
-            asprintf(&key, "%s\n%s", kind, json_object_to_json_string_ext(fields, JSON_C_TO_STRING_PLAIN)) < 0)
+            asprintf(&key, "%s\n%s", kind, json_object_to_json_string_ext(fields, CORE_AUDIT_JSON_FLAGS)) < 0)
                 return false;
         f = fold_slot(run, key);
         if (!f->key) {

@@ -221,6 +221,13 @@ int core_coverage_check(const struct core_run *run);
 
 /* audit.c */
 int core_audit_open(struct core_run *run, const char *path);
+/* The "v" of every audit record (the log, the syslog and journal sinks,
+ * the aggregate records): a reader (stockade log) says when a record is of
+ * a newer schema than it knows.  Bump it when a field changes meaning. */
+#define CORE_AUDIT_SCHEMA 1
+/* How records are printed: plain, and "/" as itself (json-c escapes it by
+ * default, which no reader needs and grep on paths trips over). */
+#define CORE_AUDIT_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 int core_audit_record(struct core_run *run, const char *kind, struct json_object *fields);
 void core_audit_close(struct core_run *run);
 

@@ -58,3 +58,13 @@ stack:
 EOP
 check_output "without FILE, the policy's audit: file is read" 'outcome=exited status=3' \
         "$STK" log --policy "$T_TMP/p.yaml"
+
+# The records themselves (issue 16 §6): a schema version, and "/" as itself.
+if grep -q '\\/' "$A"; then not_ok "audit records do not escape / as \\/" "$(head -c 200 "$A")"
+else ok "audit records do not escape / as \\/"; fi
+n=$(grep -c '^{"v":1,' "$A")
+[ "$n" = "$records" ] && ok "every audit record starts with its schema version \"v\":1" ||
+        not_ok "every audit record starts with its schema version \"v\":1" "$n of $records"
+printf '{"v":99,"time":"2026-01-01T00:00:00.000Z","run":"00000000","type":"future"}\n' > "$T_TMP/future.jsonl"
+check_output "a record of a newer schema is shown, with one note" 'schema version 99; this stockade reads 1' \
+        "$STK" log "$T_TMP/future.jsonl"
