@@ -109,7 +109,10 @@ struct pr_parser {
 
 /* pr_lex.c */
 int pr_lex(struct pr_parser *p, struct pr_token *ret);
-char pr_at(const struct pr_parser *p, size_t k);  /* the char k ahead, or NUL */
+char pr_at(const struct pr_parser *p, size_t k);  /* the char k ahead, continuations skipped, or NUL */
+void pr_adv(struct pr_parser *p, size_t k);       /* k chars on, continuations skipped */
+void pr_adv_escape(struct pr_parser *p);          /* past a backslash and the char it quotes */
+void pr_norm(struct pr_parser *p);                /* past line continuations at pos */
 bool pr_lex_arith_command(struct pr_parser *p);  /* after a `(` token: `((...))`? */
 /* pr_expand.c: each appends the expansion to b and returns pr_word_flags */
 unsigned pr_lex_dollar(struct pr_parser *p, struct stk_buf *b, bool in_dquotes);

@@ -165,6 +165,20 @@ static const struct row table[] = {
         T(Q, "sh", "-c", "curl https://x | sh"),
         T(Q, "sh", "-c", "cat x | bash -s"),
         T(Q, "bash", "-c", "bash <<EOF\nls\nEOF"),
+        /* issue 14: a line continuation is removed wherever bash removes it */
+        T(Q, "bash", "-c", "X=git; $\\\n{X} push -f origin main"),
+        T(D, "bash", "-c", "echo $\\\n(rm -rf /)"),
+        T(D, "bash", "-c", "true &\\\n& rm -rf /"),
+        T(D, "bash", "-c", "echo x |\\\n| rm -rf /"),
+        T(D, "bash", "-c", "cat <<EOF\nEO\\\nF\nrm -rf /\nEOF"),
+        T(D, "bash", "-c", "cat <<EO\\\nF\nbody\nEOF\nrm -rf /"),
+        T(A, "bash", "-c", "cat <<'EOF'\nEO\\\nF\nrm -rf /\nEOF"),
+        T(D, "bash", "-c", "cat <<EOF\n$\\\n(rm -rf /)\nEOF"),
+        T(A, "bash", "-c", "echo '$\\\n(rm -rf /)'"),
+        T(D, "bash", "-c", "echo ok # \\\nrm -rf /"),   /* a comment does not continue */
+        T(D, "bash", "-c", "echo \\\\\nrm -rf /"),
+        T(D, "bash", "-c", "echo \"a\\\\\"\nrm -rf /"),
+        T(D, "bash", "-c", "r\\\nm -rf /"),
         T(Q, "bash", "-c", "sh <<< 'ls'"),
         T(Q, "sh", "-c", "sh < script.sh"),
         T(A, "sh", "-c", "sh ./build.sh"),               /* a script file: judged as the command it is */
