@@ -22,6 +22,10 @@ static const struct stk_arg_spec pr_args[] = {
         { "ask", STK_ARG_LIST, 0, "patterns that need an approval (\"curl *\")" },
         { "allow", STK_ARG_LIST, 0, "patterns allowed (\"git *\", \"ls *\")" },
         { "default", STK_ARG_STRING, 0, "for a command no pattern matches: ask (the default), allow, deny, ignore" },
+        { "trusted_sources", STK_ARG_LIST, 0, "absolute or ~/ globs of files `source` may read unjudged "
+                                              "(a client's shell snapshot)" },
+        { "interpreters", STK_ARG_STRING, 0, "allow (the default) or ask: inline code (python3 -c, node -e, "
+                                             "awk, sed e, ...) needs an approval" },
         { NULL, 0, 0, NULL },
 };
 
@@ -42,6 +46,9 @@ static int compile(struct stk_ctx *ctx, struct pr_rules *ret)
         int r = pr_rules_compile(host->arg_list(ctx, "deny"), host->arg_list(ctx, "ask"), host->arg_list(ctx, "allow"),
                                  host->arg_string(ctx, "default"), ret, &err);
 
+        if (r >= 0)
+                r = pr_rules_options(ret, host->arg_list(ctx, "trusted_sources"), getenv("HOME"),
+                                     host->arg_string(ctx, "interpreters"), &err);
         if (r == -EINVAL)
                 host->log(ctx, STK_LOG_ERROR, "%s (see stockade-perm_rules(8))", err ? err : "invalid rules");
         free(err);

@@ -128,10 +128,53 @@ static void check_assignment(struct walk *k, const char *assign)
 
 static void check_words(struct walk *k, const struct pr_word *w, size_t n, int shells, int hops);
 
+static bool cmd_is(const struct pr_cmd *c, const char *const *words)
+{
+        size_t n = 0;
+
+        if (c->opaque || c->n_assigns)
+                return false;
+        for (; words[n]; n++)
+                if (n >= c->n_words || (c->words[n].flags & PR_W_DYN) || strcmp(c->words[n].text, words[n]) != 0)
+                        return false;
+        return n == c->n_words;
+}
+
+/* Claude Code runs every command as
+ *   source SNAPSHOT 2>/dev/null || true && shopt -u extglob 2>/dev/null || true
+ *     && eval 'CMD' < /dev/null && pwd -P >| $CLAUDE_CODE_TMPDIR/claude-XXXX-cwd
+ * (issue 16).  With SNAPSHOT in trusted_sources, the simple commands other
+ * than the eval are the client's bookkeeping, harmless builtins whatever
+ * joins them: the string is judged as CMD.  Returns the index of the eval,
+ * or l->n when the list has another shape. */
+static size_t client_wrapper(const struct pr_rules *k, const struct pr_cmdlist *l)
+{
+        static const char *const truth[] = { "true", NULL }, *const shopt[] = { "shopt", "-u", "extglob", NULL },
+                                 *const pwd[] = { "pwd", "-P", NULL };
+        size_t i = 0;
+
+        if (l->n >= 2 && l->cmds[0].n_words == 2 && cmd_is(&l->cmds[1], truth) && !l->cmds[0].opaque &&
+            !l->cmds[0].n_assigns && strcmp(l->cmds[0].words[0].text, "source") == 0 &&
+            !(l->cmds[0].words[1].flags & PR_W_DYN) && pr_rules_trusted(k, l->cmds[0].words[1].text))
+                i = 2;
+        else
+                return l->n;
+        if (i + 1 < l->n && cmd_is(&l->cmds[i], shopt) && cmd_is(&l->cmds[i + 1], truth))
+                i += 2;
+        if (i + 2 != l->n || !cmd_is(&l->cmds[i + 1], pwd) || l->cmds[i].opaque || l->cmds[i].n_words == 0 ||
+            strcmp(l->cmds[i].words[0].text, "eval") != 0)
+                return l->n;
+        return i;
+}
+
 static void check_list(struct walk *k, const struct pr_cmdlist *l, int shells)
 {
+        size_t wrapped = client_wrapper(k->rules, l);
+
         for (size_t i = 0; i < l->n; i++) {
                 const struct pr_cmd *c = &l->cmds[i];
+                if (wrapped < l->n && i != wrapped)
+                        continue;
                 if (c->opaque) {
                         record(k, strdup("(shell string)"), STK_ASK, "cannot see through: %s", c->opaque);
                         continue;
@@ -244,9 +287,6 @@ struct builtin_rule {
 
 /* Shell builtins that run code perm_rules cannot read. */
 static const struct builtin_rule opaque_builtins[] = {
-        { "eval", "eval runs a string built at run time" },
-        { "source", "source runs a file perm_rules cannot read" },
-        { ".", ". runs a file perm_rules cannot read" },
         { "trap", "trap runs its string later" },
         { "alias", "an alias makes a name run other words" },
         { "enable", "enable can load a builtin from a shared object" },
@@ -300,6 +340,16 @@ static void check_builtin(struct walk *k, const struct pr_word *w, size_t n)
                         if (w[i].text[0] != '-' && strchr(w[i].text, '='))
                                 check_assignment(k, w[i].text);
         }
+        if (listed(declaration_builtins, name) && option_has(w, n, 'n'))
+                record_words(k, w, n, STK_ASK, "a name reference assigns through another name, "
+                             "which may be PATH or BASH_ALIASES");
+        if (listed(name_builtins, name))
+                for (size_t i = 1; i < n; i++)
+                        if (strstr(w[i].text, "BASH_ALIASES") || strstr(w[i].text, "BASH_CMDS")) {
+                                record_words(k, w, n, STK_ASK, "writing BASH_ALIASES or BASH_CMDS makes a "
+                                             "name run another program");
+                                break;
+                        }
         if (listed(name_builtins, name))
                 for (size_t i = 1; i < n; i++)
                         if (strchr(w[i].text, '[') && (strchr(w[i].text, '$') || strchr(w[i].text, '`'))) {
@@ -307,6 +357,64 @@ static void check_builtin(struct walk *k, const struct pr_word *w, size_t n)
                                              "the subscript, which can run commands");
                                 break;
                         }
+}
+
+/* eval of literal words runs their text, joined by blanks, as a script:
+ * it is parsed like `sh -c` (Claude Code wraps every command in
+ * `eval '<cmd>'`).  An expansion among them is built at run time: ASK. */
+static void check_eval(struct walk *k, const struct pr_word *w, size_t n, int shells)
+{
+        struct stk_buf b = { 0 };
+        size_t i = 1;
+        char *script;
+
+        if (i < n && strcmp(w[i].text, "--") == 0 && !(w[i].flags & PR_W_DYN))
+                i++;
+        for (size_t j = i; j < n; j++)
+                if (w[j].flags & PR_W_DYN) {
+                        record_words(k, w, n, STK_ASK, "eval runs a string built at run time");
+                        return;
+                }
+        for (; i < n; i++) {
+                if (b.len)
+                        stk_buf_addc(&b, ' ');
+                stk_buf_add(&b, w[i].text, strlen(w[i].text));
+        }
+        script = stk_buf_take(&b);
+        if (!script) {
+                k->res->oom = true;
+                return;
+        }
+        nested_shell(k, script, shells);
+        free(script);
+}
+
+/* source FILE / . FILE: a file of the workspace is the sandbox's business
+ * and is judged as the command it is (like `sh ./build.sh`); a file in the
+ * client's trusted_sources (its shell snapshot) is no command at all.  A
+ * file named by an expansion, or a stream (/dev/stdin, /dev/fd/N), is
+ * code perm_rules cannot read: ASK.  Returns true when w is still to be
+ * judged. */
+static bool check_source(struct walk *k, const struct pr_word *w, size_t n)
+{
+        size_t i = 1;
+
+        if (i < n && strcmp(w[i].text, "--") == 0 && !(w[i].flags & PR_W_DYN))
+                i++;
+        if (i >= n || (w[i].flags & PR_W_DYN)) {
+                record_words(k, w, n, STK_ASK, "source runs a file named at run time");
+                return false;
+        }
+        if (pr_is_stream_path(w[i].text)) {
+                record_words(k, w, n, STK_ASK, "source reads a pipe, a descriptor or a device (/dev/stdin, "
+                             "/dev/fd/N): code perm_rules cannot read");
+                return false;
+        }
+        if (pr_rules_trusted(k->rules, w[i].text)) {
+                record_words(k, w, n, STK_ALLOW, "trusted_sources");
+                return false;
+        }
+        return true;
 }
 
 /* Peel wrappers off; follow shells.  Returns false when done (the words
@@ -377,6 +485,13 @@ static void check_words(struct walk *k, const struct pr_word *w, size_t n, int s
                 return;
         }
         if (!unwrap(k, &w, &n, shells, &hops))
+                return;
+        if (strcmp(w[0].text, "eval") == 0) {
+                judge_layer(k, w, n);
+                check_eval(k, w, n, shells);
+                return;
+        }
+        if ((strcmp(w[0].text, "source") == 0 || strcmp(w[0].text, ".") == 0) && !check_source(k, w, n))
                 return;
         check_builtin(k, w, n);
         k->res->n_simple++;

@@ -147,6 +147,9 @@ struct pr_rules {
         struct pr_pattern *pats[PR_NKINDS];
         size_t n[PR_NKINDS];
         enum stk_verdict dflt;   /* for a command no pattern matches */
+        char **trusted;          /* trusted_sources: absolute globs (~ expanded) `source` may read */
+        size_t n_trusted;
+        bool interpreters_ask;   /* interpreters: ask: inline code (python3 -c, ...) is ASK */
 };
 
 /* Compile the argument lists.  On a policy error returns -EINVAL with
@@ -154,6 +157,15 @@ struct pr_rules {
 int pr_rules_compile(const char *const *deny, const char *const *ask, const char *const *allow,
                      const char *dflt, struct pr_rules *ret, char **ret_error);
 void pr_rules_done(struct pr_rules *r);
+/* trusted_sources: each glob absolute or `~/...` (expanded with `home`);
+ * -EINVAL with *ret_error otherwise. */
+int pr_rules_trust(struct pr_rules *r, const char *const *globs, const char *home, char **ret_error);
+/* Both of the above and `interpreters: ask|allow`; frees r on failure. */
+int pr_rules_options(struct pr_rules *r, const char *const *trusted, const char *home, const char *interpreters,
+                     char **ret_error);
+/* A literal path `source` may read without a verdict: absolute, no `.` or
+ * `..` component, matching a trusted glob (FNM_PATHNAME). */
+bool pr_rules_trusted(const struct pr_rules *r, const char *path);
 int pr_pattern_parse(const char *text, struct pr_pattern *ret, const char **ret_why);
 void pr_pattern_done(struct pr_pattern *p);
 
@@ -209,6 +221,7 @@ struct pr_shell {
 };
 void pr_shell_args(const struct pr_word *w, size_t n, struct pr_shell *ret);
 const char *pr_basename(const char *path);
+bool pr_is_stream_path(const char *path);
 /* For explain and the man-page test. */
 const char *pr_wrapper_name(size_t i);
 extern const char *const pr_parsed_shells[];  /* NULL-terminated */

@@ -300,6 +300,9 @@ void pr_rules_judge_layer(const struct pr_rules *r, const struct pr_word *w, siz
 
 void pr_rules_done(struct pr_rules *r)
 {
+        for (size_t i = 0; i < r->n_trusted; i++)
+                free(r->trusted[i]);
+        free(r->trusted);
         for (int k = 0; k < PR_NKINDS; k++) {
                 for (size_t i = 0; i < r->n[k]; i++)
                         pr_pattern_done(&r->pats[k][i]);
@@ -350,4 +353,83 @@ int pr_rules_compile(const char *const *deny, const char *const *ask, const char
         }
         *ret = r;
         return 0;
+}
+
+static char *trusted_glob(const char *g, const char *home)
+{
+        char *out = NULL;
+
+        if (g[0] == '/')
+                return strdup(g);
+        if (g[0] != '~' || (g[1] != '/' && g[1] != '\0') || !home || home[0] != '/')
+                return NULL;
+        return asprintf(&out, "%s%s", home, g + 1) < 0 ? NULL : out;
+}
+
+int pr_rules_trust(struct pr_rules *r, const char *const *globs, const char *home, char **ret_error)
+{
+        size_t n = 0;
+
+        *ret_error = NULL;
+        while (globs && globs[n])
+                n++;
+        r->trusted = calloc(n + 1, sizeof(*r->trusted));
+        if (!r->trusted)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                char *g = trusted_glob(globs[i], home);
+                const char *why = g ? glob_problem(g) : NULL;
+                if (!g || why) {
+                        if (asprintf(ret_error, "trusted_sources: \"%s\" %s", globs[i],
+                                     why ? why : "is neither an absolute path nor ~/... (with HOME set)") < 0)
+                                *ret_error = NULL;
+                        free(g);
+                        return -EINVAL;
+                }
+                r->trusted[r->n_trusted++] = g;
+        }
+        return 0;
+}
+
+static bool plain_absolute(const char *path)
+{
+        if (path[0] != '/')
+                return false;
+        for (const char *c = path + 1; *c;) {
+                size_t len = strcspn(c, "/");
+                if (len == 0 || (len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
+                        return false;
+                c += len;
+                c += *c == '/';
+        }
+        return true;
+}
+
+bool pr_rules_trusted(const struct pr_rules *r, const char *path)
+{
+        if (!plain_absolute(path))
+                return false;
+        for (size_t i = 0; i < r->n_trusted; i++)
+                if (fnmatch(r->trusted[i], path, FNM_PATHNAME | FNM_PERIOD) == 0)
+                        return true;
+        return false;
+}
+
+int pr_rules_options(struct pr_rules *r, const char *const *trusted, const char *home, const char *interpreters,
+                     char **ret_error)
+{
+        int q;
+
+        *ret_error = NULL;
+        if (interpreters && strcmp(interpreters, "ask") != 0 && strcmp(interpreters, "allow") != 0) {
+                if (asprintf(ret_error, "interpreters: \"%s\" is neither ask nor allow", interpreters) < 0)
+                        *ret_error = NULL;
+                q = -EINVAL;
+        } else {
+                r->interpreters_ask = interpreters && strcmp(interpreters, "ask") == 0;
+                q = pr_rules_trust(r, trusted, home, ret_error);
+        }
+        if (q < 0)
+                pr_rules_done(r);
+        return q;
 }

@@ -77,6 +77,24 @@ static const char *const other_shells[] = { "fish", "csh", "tcsh", "nu", "pwsh",
 static const char *const shell_long_ok[] = { "norc", "noprofile", "login", "posix", "verbose", "noediting",
                                              "restricted", NULL };
 
+/* A path that names a stream rather than a file in the workspace:
+ * /dev/stdin, /dev/fd/3, /proc/self/fd/3, /dev/tcp/..., also spelt
+ * //dev/./stdin or ../../dev/stdin.  Any `dev` or `proc` component counts
+ * (the working directory is unknown), and so does `-`. */
+bool pr_is_stream_path(const char *path)
+{
+        if (strcmp(path, "-") == 0)
+                return true;
+        for (const char *c = path; *c;) {
+                size_t n = strcspn(c, "/");
+                if ((n == 3 && strncmp(c, "dev", 3) == 0) || (n == 4 && strncmp(c, "proc", 4) == 0))
+                        return true;
+                c += n;
+                c += *c == '/';
+        }
+        return false;
+}
+
 const char *pr_basename(const char *path)
 {
         const char *slash = strrchr(path, '/');
@@ -318,6 +336,9 @@ void pr_shell_args(const struct pr_word *w, size_t n, struct pr_shell *ret)
         else if (w[i].flags & PR_W_DYN)
                 shell_opaque(ret, c ? "a shell's command string is an expansion"
                                     : "a shell's script file is an expansion");
+        else if (!c && pr_is_stream_path(w[i].text))
+                shell_opaque(ret, "a shell reading its script from a pipe, a descriptor or a device "
+                                  "(/dev/stdin, /dev/fd/N, /proc/self/fd/N)");
         else
                 *ret = (struct pr_shell){ c ? PR_SHELL_STRING : PR_SHELL_FILE, i, NULL };
 }

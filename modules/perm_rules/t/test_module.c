@@ -220,8 +220,45 @@ static void test_default_ignore(void)
         CU_ASSERT_EQUAL(V(&r, "foo"), STK_IGNORE);
         CU_ASSERT_EQUAL(V(&r, "sh", "-c", "ls; foo"), STK_IGNORE);     /* ignore outranks allow */
         CU_ASSERT_EQUAL(V(&r, "sh", "-c", "foo; rm x"), STK_DENY);
-        CU_ASSERT_EQUAL(V(&r, "sh", "-c", "foo; eval x"), STK_ASK);
+        CU_ASSERT_EQUAL(V(&r, "sh", "-c", "foo; eval \"$x\""), STK_ASK);
         pr_rules_done(&r);
+}
+
+/* issue 16: Claude Code's per-command wrapper is judged as the command
+ * it wraps, when its snapshot is in trusted_sources; the same shape with
+ * any other file sourced is not. */
+static void test_client_wrapper(void)
+{
+        static const char *const deny[] = { "rm -rf *", NULL }, *const allow[] = { "ls *", "git status", NULL },
+                                 *const trusted[] = { "~/.claude/shell-snapshots/*", NULL };
+#define WRAP(snap, cmd) "source " snap " 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval '" \
+        cmd "' < /dev/null && pwd -P >| $CLAUDE_CODE_TMPDIR/claude-a1b2-cwd"
+        struct pr_rules r;
+        char *err = NULL;
+
+        CU_ASSERT_EQUAL_FATAL(pr_rules_compile(deny, NULL, allow, "ask", &r, &err), 0);
+        CU_ASSERT_EQUAL_FATAL(pr_rules_options(&r, trusted, "/home/u", NULL, &err), 0);
+        CU_ASSERT_TRUE(pr_rules_trusted(&r, "/home/u/.claude/shell-snapshots/snapshot-bash-1-x.sh"));
+        CU_ASSERT_FALSE(pr_rules_trusted(&r, "/home/u/.claude/shell-snapshots/../settings.sh"));
+        CU_ASSERT_FALSE(pr_rules_trusted(&r, "/home/u/.claude/shell-snapshots/a/b.sh"));
+        CU_ASSERT_FALSE(pr_rules_trusted(&r, "/work/.claude/shell-snapshots/x.sh"));
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", WRAP("/home/u/.claude/shell-snapshots/snapshot-bash-1-x.sh", "ls -la")),
+                        STK_ALLOW);
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", WRAP("/home/u/.claude/shell-snapshots/snapshot-bash-1-x.sh",
+                                                 "git status && rm -rf /")), STK_DENY);
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", WRAP("/home/u/.claude/shell-snapshots/snapshot-bash-1-x.sh",
+                                                 "make")), STK_ASK);
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", WRAP("/work/evil.sh", "ls")), STK_ASK);   /* not trusted */
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", "source /home/u/.claude/shell-snapshots/s.sh; true; eval ls; "
+                                            "pwd -P; rm -rf /"), STK_DENY);           /* another shape */
+        CU_ASSERT_EQUAL(pr_rules_options(&r, (const char *const[]){ "relative/*", NULL }, "/home/u", NULL, &err),
+                        -EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(err);
+        free(err);
+        CU_ASSERT_EQUAL_FATAL(pr_rules_compile(deny, NULL, allow, "ask", &r, &err), 0);
+        CU_ASSERT_EQUAL(pr_rules_options(&r, NULL, NULL, "sometimes", &err), -EINVAL);
+        free(err);
+#undef WRAP
 }
 
 /* ---- the module through a fake host -------------------------------------------------- */
@@ -427,6 +464,7 @@ UNIT_SUITE(perm_rules_module,
            UNIT_TEST(test_split),
            UNIT_TEST(test_allow_list),
            UNIT_TEST(test_default_ignore),
+           UNIT_TEST(test_client_wrapper),
            UNIT_TEST(test_module_descriptor),
            UNIT_TEST(test_module_decides_logs_audits),
            UNIT_TEST(test_module_policy_errors),
