@@ -417,6 +417,27 @@ static bool check_source(struct walk *k, const struct pr_word *w, size_t n)
         return true;
 }
 
+/* The command as its tool reads it (pr_forms.c): each form is judged
+ * too, and the worst verdict wins, so a form only tightens. */
+static void check_forms(struct walk *k, const struct pr_word *w, size_t n)
+{
+        struct pr_forms f;
+        struct pr_judgement j;
+
+        if (pr_tool_forms(w, n, &f) < 0) {
+                k->res->oom = true;
+                return;
+        }
+        if (f.ask)
+                record_words(k, w, n, STK_ASK, f.ask);
+        for (size_t i = 0; i < f.n; i++) {
+                pr_rules_judge(k->rules, f.f[i].w, f.f[i].n, &j);
+                if (j.pattern)   /* a form no pattern matches adds nothing to the default */
+                        record_judgement(k, f.f[i].w, f.f[i].n, &j);
+        }
+        pr_forms_done(&f);
+}
+
 /* Peel wrappers off; follow shells.  Returns false when done (the words
  * were handled), true when w/n is a command to judge. */
 static bool unwrap(struct walk *k, const struct pr_word **w, size_t *n, int shells, int *hops)
@@ -497,6 +518,7 @@ static void check_words(struct walk *k, const struct pr_word *w, size_t n, int s
         k->res->n_simple++;
         pr_rules_judge(k->rules, w, n, &j);
         record_judgement(k, w, n, &j);
+        check_forms(k, w, n);
         if (strcmp(pr_basename(w[0].text), "find") == 0)
                 check_find(k, w, n, shells, hops);
 }

@@ -141,6 +141,12 @@ struct pr_pattern {
         char **globs;    /* one fnmatch(3) glob per word, the trailing bare `*` left out */
         size_t n;
         bool rest;       /* ended with a bare `*`: any number of further words */
+        struct pr_set {  /* {a,b}: each element matches an option or operand after the fixed words */
+                char **elems;
+                size_t n;
+        } *sets;
+        size_t n_sets;   /* set: rest is true, and globs[0..n) are the fixed words before the sets */
+        size_t set_at;   /* globs before the first set */
 };
 
 struct pr_rules {
@@ -227,6 +233,40 @@ const char *pr_wrapper_name(size_t i);
 extern const char *const pr_parsed_shells[];  /* NULL-terminated */
 bool pr_is_identifier(const char *s, size_t n);
 const char *pr_risky_assignment(const char *assign);
+
+/* ---- tools (pr_tools.c, pr_forms.c) -------------------------------------- */
+
+/* Candidates of a flag set: options in canonical spelling and operands. */
+struct pr_cand {
+        const char *text;
+        bool sure;          /* no expansion before it (which could be `--` or make it a value) */
+};
+struct pr_cands {
+        struct pr_cand *v;
+        size_t n, cap;
+        char *pool;         /* "-X" strings for letters of unknown clusters */
+        size_t pool_len, pool_cap;
+};
+/* The candidates of words[from..] (from is at least the tool's own words:
+ * `rm`, `git push`).  Returns 0 or -ENOMEM. */
+int pr_candidates(const struct pr_word *w, size_t n, size_t from, struct pr_cands *ret);
+void pr_cands_done(struct pr_cands *c);
+
+#define PR_MAX_FORMS 4
+struct pr_form {
+        struct pr_word *w;  /* texts borrowed from the command or static */
+        size_t n;
+};
+struct pr_forms {
+        struct pr_form f[PR_MAX_FORMS];
+        size_t n;
+        const char *ask;    /* set: the tool is told to run code of the string's choosing */
+};
+/* The command as its tool reads it: global options stripped, alternative
+ * spellings mapped.  Returns 0 or -ENOMEM; no form when there is nothing
+ * to add. */
+int pr_tool_forms(const struct pr_word *w, size_t n, struct pr_forms *ret);
+void pr_forms_done(struct pr_forms *f);
 
 /* ---- the decision (pr_check.c) ------------------------------------------- */
 
