@@ -438,6 +438,36 @@ static void check_forms(struct walk *k, const struct pr_word *w, size_t n)
         pr_forms_done(&f);
 }
 
+/* su -c STRING, watch 'cmd', sg group cmd...: a shell string. */
+static void wrapped_shell(struct walk *k, const struct pr_word *w, size_t n, const struct pr_unwrap *u, int shells)
+{
+        struct stk_buf b = { 0 };
+        char *script;
+
+        if (!u->joined) {
+                nested_shell(k, u->shell, shells);
+                return;
+        }
+        for (size_t i = u->start; i < n; i++) {
+                if (w[i].flags & PR_W_DYN) {
+                        record_words(k, w, n, STK_ASK, "a wrapper runs its words as a shell string, and one "
+                                     "is an expansion");
+                        free(stk_buf_take(&b));
+                        return;
+                }
+                if (b.len)
+                        stk_buf_addc(&b, ' ');
+                stk_buf_add(&b, w[i].text, strlen(w[i].text));
+        }
+        script = stk_buf_take(&b);
+        if (!script) {
+                k->res->oom = true;
+                return;
+        }
+        nested_shell(k, script, shells);
+        free(script);
+}
+
 /* Peel wrappers off; follow shells.  Returns false when done (the words
  * were handled), true when w/n is a command to judge. */
 static bool unwrap(struct walk *k, const struct pr_word **w, size_t *n, int shells, int *hops)
@@ -467,6 +497,9 @@ static bool unwrap(struct walk *k, const struct pr_word **w, size_t *n, int shel
                         record_words(k, *w, *n, STK_ASK, u.why);
                         return false;
                 case PR_UNWRAP_EMPTY:
+                        return false;
+                case PR_UNWRAP_SHELL:
+                        wrapped_shell(k, *w, *n, &u, shells);
                         return false;
                 case PR_UNWRAP_SELF:
                         return true;

@@ -202,6 +202,7 @@ enum pr_unwrap_kind {
         PR_UNWRAP_SELF,    /* runs no command of its own (`command -v x`): judge it as it is */
         PR_UNWRAP_EMPTY,   /* nothing runs (`exec` with only redirections) */
         PR_UNWRAP_OPAQUE,  /* cannot see through: ASK for `why` */
+        PR_UNWRAP_SHELL,   /* runs a shell string: `shell`, or words start.. joined by blanks */
 };
 
 struct pr_unwrap {
@@ -210,6 +211,8 @@ struct pr_unwrap {
         size_t assign_from, assign_to;  /* NAME=value operands (env, sudo) */
         bool xargs;                     /* the command gets words from stdin */
         const char *replace;            /* xargs -I: this string stands for a stdin line */
+        const char *shell;              /* su -c STRING, flock -c STRING, ... */
+        bool joined;                    /* watch, sg: the words from `start` joined */
         const char *why;
 };
 int pr_unwrap(const struct pr_word *w, size_t n, struct pr_unwrap *ret);
