@@ -21,6 +21,7 @@ struct walk {
         const struct pr_rules *rules;
         struct pr_result *res;
         bool over_limit;   /* PR_MAX_CMDS reached: said once */
+        bool stdin_literal; /* the simple command being walked reads a here-document */
 };
 
 static int rank(enum stk_verdict v)
@@ -181,6 +182,7 @@ static void check_list(struct walk *k, const struct pr_cmdlist *l, int shells)
                 }
                 for (size_t a = 0; a < c->n_assigns; a++)
                         check_assignment(k, c->assigns[a]);
+                k->stdin_literal = c->stdin_literal;
                 check_words(k, c->words, c->n_words, shells, 0);
         }
         if (l->overflow)
@@ -468,6 +470,27 @@ static void wrapped_shell(struct walk *k, const struct pr_word *w, size_t n, con
         free(script);
 }
 
+/* Code named in the arguments (pr_code.c): shell strings are parsed,
+ * the rest is ASK. */
+static void check_code(struct walk *k, const struct pr_word *w, size_t n, int shells)
+{
+        const char *why = pr_interpreter_check(w, n, k->stdin_literal, k->rules->interpreters_ask);
+        struct pr_code c;
+
+        if (why)
+                record_words(k, w, n, STK_ASK, why);
+        if (pr_known_runner(pr_basename(w[0].text)))
+                record_words(k, w, n, STK_ASK, "a program that runs its arguments, whose grammar perm_rules "
+                             "does not model");
+        for (size_t i = 1; i < n;) {
+                i = (size_t) pr_code_scan(w, n, i, &c);
+                if (c.kind == PR_CODE_ASK)
+                        record_words(k, w, n, STK_ASK, c.why);
+                else if (c.kind == PR_CODE_SHELL)
+                        nested_shell(k, c.shell, shells);
+        }
+}
+
 /* Peel wrappers off; follow shells.  Returns false when done (the words
  * were handled), true when w/n is a command to judge. */
 static bool unwrap(struct walk *k, const struct pr_word **w, size_t *n, int shells, int *hops)
@@ -552,6 +575,7 @@ static void check_words(struct walk *k, const struct pr_word *w, size_t n, int s
         pr_rules_judge(k->rules, w, n, &j);
         record_judgement(k, w, n, &j);
         check_forms(k, w, n);
+        check_code(k, w, n, shells);
         if (strcmp(pr_basename(w[0].text), "find") == 0)
                 check_find(k, w, n, shells, hops);
 }

@@ -51,6 +51,7 @@ struct pr_cmd {
         char **assigns;         /* NAME=value before the command (or alone) */
         size_t n_assigns, cap_assigns;
         const char *opaque;     /* set: what the parser could not see through (static text) */
+        bool stdin_literal;     /* stdin is a here-document or here-string of the string */
 };
 
 struct pr_cmdlist {
@@ -85,6 +86,9 @@ struct pr_token {
         enum pr_tok kind;
         int op;            /* enum pr_op */
         bool heredoc;      /* PR_T_REDIR: << or <<- */
+        bool herestring;   /* PR_T_REDIR: <<< */
+        bool input;        /* PR_T_REDIR: < << <<< <& <> (fd 0 unless other_fd) */
+        bool other_fd;     /* PR_T_REDIR: an IO number other than 0 before it (3<<EOF) */
         bool strip_tabs;   /* <<- */
         struct pr_word word;
 };
@@ -270,6 +274,21 @@ struct pr_forms {
  * to add. */
 int pr_tool_forms(const struct pr_word *w, size_t n, struct pr_forms *ret);
 void pr_forms_done(struct pr_forms *f);
+
+/* pr_code.c: options that run code of their value, interpreters. */
+enum pr_code_kind { PR_CODE_NONE, PR_CODE_SHELL, PR_CODE_ASK };
+struct pr_code {
+        enum pr_code_kind kind;
+        const char *shell;   /* PR_CODE_SHELL: the string to parse */
+        const char *why;     /* PR_CODE_ASK */
+};
+/* The next code option in words[from..]; returns the index to go on from
+ * (n when done). */
+int pr_code_scan(const struct pr_word *w, size_t n, size_t from, struct pr_code *ret);
+bool pr_known_runner(const char *prog);
+/* Why an interpreter's command is ASK, or NULL.  stdin_literal: its
+ * standard input is a here-document or here-string of the string. */
+const char *pr_interpreter_check(const struct pr_word *w, size_t n, bool stdin_literal, bool ask_inline);
 
 /* ---- the decision (pr_check.c) ------------------------------------------- */
 

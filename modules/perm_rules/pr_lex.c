@@ -377,11 +377,13 @@ static void lex_redirection(struct pr_parser *p, struct pr_token *t)
         char c = pr_at(p, 0), n = pr_at(p, 1);
 
         t->kind = PR_T_REDIR;
+        t->input = c == '<';
         pr_adv(p, 1);
         if (c == '<' && n == '<') {
                 pr_adv(p, 1);
                 if (pr_at(p, 0) == '<') {
                         pr_adv(p, 1);            /* <<< here-string: its word is an ordinary word */
+                        t->herestring = true;
                 } else {
                         t->heredoc = true;
                         t->strip_tabs = pr_at(p, 0) == '-';
@@ -440,8 +442,10 @@ int pr_lex(struct pr_parser *p, struct pr_token *t)
         } else if ((c == '<' || c == '>') && pr_at(p, 1) != '(') {
                 lex_redirection(p, t);
         } else if ((io = io_prefix(p)) > 0) {
+                bool zero = io == 1 && pr_at(p, 0) == '0';
                 pr_adv(p, io);
                 lex_redirection(p, t);
+                t->other_fd = !zero;
         } else {
                 t->kind = PR_T_WORD;
                 lex_word(p, &t->word);

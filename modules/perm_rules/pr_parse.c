@@ -168,11 +168,15 @@ static bool at_list_end(struct pr_parser *p)
 
 static void parse_command(struct pr_parser *p);
 
-static void parse_redirection(struct pr_parser *p)
+/* Returns 1 when it gives stdin a here-document or here-string, -1 when
+ * it gives stdin something else, 0 when it leaves stdin alone. */
+static int parse_redirection(struct pr_parser *p)
 {
         struct pr_token r, target;
+        int literal;
 
         take(p, &r);
+        literal = !r.input || r.other_fd ? 0 : r.heredoc || r.herestring ? 1 : -1;
         take(p, &target);
         if (target.kind != PR_T_WORD) {
                 pr_fail(p, "a redirection without a target");
@@ -189,12 +193,13 @@ static void parse_redirection(struct pr_parser *p)
         }
         pr_token_done(&r);
         pr_token_done(&target);
+        return literal;
 }
 
 static void parse_redirections(struct pr_parser *p)
 {
         while (!BAD(p) && peek(p)->kind == PR_T_REDIR)
-                parse_redirection(p);
+                (void) parse_redirection(p);   /* of a compound command: its inner commands read their own */
 }
 
 /* `array` with room for one more element (doubling), or NULL with
@@ -275,7 +280,9 @@ static void parse_simple(struct pr_parser *p, struct pr_word *first)
         while (!BAD(p)) {
                 struct pr_token *t = peek(p);
                 if (t->kind == PR_T_REDIR) {
-                        parse_redirection(p);
+                        int in = parse_redirection(p);
+                        if (in)
+                                c.stdin_literal = in > 0;
                 } else if (t->kind == PR_T_WORD) {
                         struct pr_token w;
                         take(p, &w);

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "pr_internal.h"
+#include "pr_wrap.h"
 #include "unit.h"
 
 /* ---- patterns ------------------------------------------------------------------ */
@@ -430,10 +431,11 @@ static void test_man_page_lists_wrappers(void)
 {
         char *man = read_man_page();
 
-        for (size_t i = 0; pr_wrapper_name(i); i++) {
-                const char *name = pr_wrapper_name(i);
-                bool duration = strcmp(name, "timeout") == 0;
-                struct pr_word w[] = { { (char *) name, 0 }, { (char *) "5", 0 }, { (char *) "true", 0 } };
+        for (size_t i = 0; i < pr_n_wrappers; i++) {
+                const struct pr_wrapper *wr = &pr_wrappers[i];
+                const char *name = wr->name;
+                struct pr_word w[8] = { { (char *) name, 0 } };
+                size_t n = 1;
                 struct pr_unwrap u;
                 char b[64], br[64], brq[64];
                 snprintf(b, sizeof(b), "\n.B %s\n", name);
@@ -442,10 +444,17 @@ static void test_man_page_lists_wrappers(void)
                 if (!strstr(man, b) && !strstr(man, br) && !strstr(man, brq))
                         fprintf(stderr, "\n  wrapper %s is not in the man page", name);
                 CU_ASSERT(strstr(man, b) || strstr(man, br) || strstr(man, brq));
-                if (!duration)
-                        w[1] = w[2];
-                CU_ASSERT_EQUAL(pr_unwrap(w, duration ? 3 : 2, &u), 0);
-                CU_ASSERT(u.kind == PR_UNWRAP_INNER && u.start == (duration ? 2 : 1));
+                if (wr->sub)
+                        w[n++] = (struct pr_word){ (char *) wr->sub, 0 };
+                for (unsigned k = 0; k < wr->operands; k++)
+                        w[n++] = (struct pr_word){ (char *) "5", 0 };
+                w[n++] = (struct pr_word){ (char *) "true", 0 };
+                CU_ASSERT_EQUAL(pr_unwrap(w, n, &u), 0);
+                bool joined = (wr->flags & W_JOINED) != 0;
+                CU_ASSERT(u.kind == (joined ? PR_UNWRAP_SHELL : PR_UNWRAP_INNER) && u.joined == joined &&
+                          u.start == n - 1);
+                if (u.start != n - 1)
+                        fprintf(stderr, "\n  wrapper %s: the command is not found", name);
         }
         for (const char *const *s = pr_parsed_shells; *s; s++) {
                 struct pr_word w[] = { { (char *) *s, 0 }, { (char *) "-c", 0 }, { (char *) "ls", 0 } };
