@@ -81,9 +81,13 @@ void pr_scan_arith(struct pr_parser *p, bool brackets)
                         while (name_char(pr_at(p, 0)) || pr_at(p, 0) == '#' || pr_at(p, 0) == '@')
                                 pr_adv(p, 1);
                 } else if (name_start(c)) {
-                        reads = true;
-                        while (name_char(pr_at(p, 0)))
+                        struct stk_buf name = { 0 };
+                        while (name_char(pr_at(p, 0))) {
+                                stk_buf_addc(&name, pr_at(p, 0));
                                 pr_adv(p, 1);
+                        }
+                        reads |= name.err < 0 || !pr_vars_defer(p, name.s, name.len);
+                        take_buf_into(p, &name);
                 } else {
                         nest += c == open ? 1 : c == close ? -1 : 0;
                         pr_adv(p, 1);
@@ -178,7 +182,8 @@ static int scan_subscript(struct pr_parser *p)
 static bool scan_param(struct pr_parser *p)
 {
         bool bang = false, list = false;
-        char c;
+        char c, name[31];
+        size_t name_len = 0;
 
         if (pr_enter(p) < 0)
                 return false;
@@ -191,8 +196,12 @@ static bool scan_param(struct pr_parser *p)
         }
         c = pr_at(p, 0);
         if (name_start(c)) {
-                while (name_char(pr_at(p, 0)))
+                while (name_char(pr_at(p, 0))) {
+                        if (name_len < sizeof(name))
+                                name[name_len] = pr_at(p, 0);
+                        name_len++;
                         pr_adv(p, 1);
+                }
         } else if (isdigit((unsigned char) c)) {
                 while (isdigit((unsigned char) pr_at(p, 0)))
                         pr_adv(p, 1);
@@ -211,6 +220,8 @@ static bool scan_param(struct pr_parser *p)
                 else if (!list)
                         pr_opaque(p, "${!name} looks up a variable named by a value: it can run commands");
         }
+        if (!BAD(p) && c != '}' && name_len)   /* ${i:=x}, ${i=x} assign; count every operator */
+                pr_vars_taint_name(p, name, name_len < sizeof(name) ? name_len : 99);   /* 99: too long, overflow */
         if (BAD(p)) {
         } else if (c == '}') {
                 pr_adv(p, 1);

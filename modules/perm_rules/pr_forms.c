@@ -45,7 +45,8 @@ static const struct gopt git_globals[] = {
         { "--icase-pathspecs", false, NULL }, { "--no-optional-locks", false, NULL }, { "--no-advice", false, NULL },
         { "--no-lazy-fetch", false, NULL }, { "--html-path", false, NULL }, { "--man-path", false, NULL },
         { "--info-path", false, NULL }, { "-v", false, NULL }, { "--version", false, NULL }, { "-h", false, NULL },
-        { "--help", false, NULL }, { "--exec-path", false, NULL },
+        { "--help", false, NULL },
+        { "--exec-path", false, "--exec-path=DIR makes git run its subcommands from DIR" },
         { NULL, false, NULL },
 };
 

@@ -98,6 +98,18 @@ struct pr_heredoc {
         bool strip_tabs, expand;
 };
 
+#define PR_MAX_VARS 32
+struct pr_names {
+        char v[PR_MAX_VARS][32];
+        size_t n;
+        bool overflow;
+};
+struct pr_vars {                 /* pr_vars.c */
+        struct pr_names numeric; /* for-loop variables over numbers */
+        struct pr_names tainted; /* names bound some other way */
+        struct pr_names pending; /* numeric names arithmetic read */
+};
+
 struct pr_parser {
         const char *s;
         size_t len, pos;
@@ -109,6 +121,7 @@ struct pr_parser {
         struct pr_token peek;
         struct pr_heredoc heredocs[PR_MAX_HEREDOCS];
         size_t n_heredocs;
+        struct pr_vars vars;
 };
 
 /* pr_lex.c */
@@ -131,6 +144,12 @@ void pr_leave(struct pr_parser *p);
 void pr_fail(struct pr_parser *p, const char *why);
 void pr_opaque(struct pr_parser *p, const char *why);
 void pr_token_done(struct pr_token *t);
+/* pr_vars.c */
+void pr_vars_taint(struct pr_parser *p, const char *word);
+void pr_vars_taint_name(struct pr_parser *p, const char *name, size_t len);
+void pr_vars_loop(struct pr_parser *p, const struct pr_word *name, const struct pr_word *words, size_t n);
+bool pr_vars_defer(struct pr_parser *p, const char *name, size_t len);   /* a read set aside? */
+void pr_vars_resolve(struct pr_parser *p);
 /* pr_parse.c */
 void pr_parse_list(struct pr_parser *p);
 void pr_parse_subst(struct pr_parser *p);         /* after `$(` or `<(`: up to `)` */

@@ -286,6 +286,8 @@ static void parse_simple(struct pr_parser *p, struct pr_word *first)
                 } else if (t->kind == PR_T_WORD) {
                         struct pr_token w;
                         take(p, &w);
+                        if (w.word.text)
+                                pr_vars_taint(p, w.word.text);
                         if (c.n_words == 0 && (w.word.flags & PR_W_ASSIGN))
                                 note(p, add_assign(&c, &w.word));
                         else
@@ -356,16 +358,24 @@ static void parse_for(struct pr_parser *p)
         if (is_op(p, PR_OP_LPAREN) && pr_lex_arith_command(p)) {
                 skip(p);
         } else {
+                struct pr_cmd words = { 0 };
                 take(p, &name);
                 if (name.kind != PR_T_WORD)
                         pr_fail(p, "for without a variable name");
-                pr_token_done(&name);
                 skip_newlines(p);
                 if (!BAD(p) && is_reserved(p, "in")) {
                         skip(p);
-                        while (!BAD(p) && peek(p)->kind == PR_T_WORD)
-                                skip(p);   /* their substitutions are already in the list */
+                        while (!BAD(p) && peek(p)->kind == PR_T_WORD) {
+                                struct pr_token w;
+                                take(p, &w);   /* its substitutions are already in the list */
+                                note(p, add_word(&words, &w.word));
+                                pr_token_done(&w);
+                        }
                 }
+                if (!BAD(p) && name.kind == PR_T_WORD)
+                        pr_vars_loop(p, &name.word, words.words, words.n_words);
+                pr_cmd_done(&words);
+                pr_token_done(&name);
         }
         if (!BAD(p) && (is_op(p, PR_OP_SEMI) || peek(p)->kind == PR_T_NEWLINE))
                 skip(p);
@@ -650,6 +660,8 @@ static void parser_done(struct pr_parser *p)
 static void parse_script(struct pr_parser *p)
 {
         pr_parse_list(p);
+        if (!BAD(p))
+                pr_vars_resolve(p);
         if (!BAD(p) && peek(p)->kind != PR_T_EOF)
                 pr_fail(p, is_op(p, PR_OP_RPAREN) ? "unexpected )" : "unexpected token");
 }
@@ -662,8 +674,10 @@ void pr_parse_nested(struct pr_parser *p, const char *script, bool heredoc_body)
         if (pr_enter(p) < 0)
                 return;
         sub.depth = p->depth;
-        if (heredoc_body)
+        if (heredoc_body) {
                 pr_lex_heredoc_body(&sub);
+                pr_vars_resolve(&sub);
+        }
         else
                 parse_script(&sub);
         parser_done(&sub);

@@ -8,6 +8,7 @@
  * abbreviation is opaque too.
  */
 #include <ctype.h>
+#include <fnmatch.h>
 #include <string.h>
 
 #include "pr_internal.h"
@@ -264,6 +265,9 @@ static void wrapper_rest(struct wstate *st, size_t i)
         if (u->shell) {
                 u->kind = st->shell_dyn ? PR_UNWRAP_OPAQUE : PR_UNWRAP_SHELL;
                 u->why = "a wrapper's shell string is an expansion";
+        } else if (wr->flags & W_STRING_ONLY) {
+                u->kind = PR_UNWRAP_OPAQUE;
+                u->why = "without a command string it runs an interactive shell, which reads stdin";
         } else if (i >= st->n && !u->xargs) {
                 u->kind = (wr->flags & W_BARE_SHELL) ? PR_UNWRAP_OPAQUE :
                           (wr->flags & W_EMPTY) ? PR_UNWRAP_EMPTY : PR_UNWRAP_SELF;
@@ -378,10 +382,55 @@ static const char *const risky_names[] = {
         "PATH", "BASH_ENV", "ENV", "PS4", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "ZDOTDIR", "SHELL",
         "BASH_LOADABLES_PATH", "GCONV_PATH", "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME",
         "PERL5OPT", "PERL5LIB", "RUBYOPT", "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "GIT_SSH",
-        "GIT_EXEC_PATH", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_TEMPLATE_DIR", NULL,
+        "GIT_EXEC_PATH", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_TEMPLATE_DIR",
+        /* where git, npm and others find configuration that names programs (issue 14) */
+        "HOME", "XDG_CONFIG_HOME", "GIT_DIR", "RUSTC_WRAPPER", "RUSTC", "RUSTDOC", "NODE_PATH", NULL,
 };
-static const char *const risky_prefixes[] = { "LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", NULL };
-static const char *const risky_suffixes[] = { "PAGER", "EDITOR", "_COMMAND", NULL };
+static const char *const risky_prefixes[] = { "LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "npm_config_",
+                                              "NPM_CONFIG_", NULL };
+static const char *const risky_suffixes[] = { "PAGER", "EDITOR", "_COMMAND", "_RUNNER", NULL };
+
+/* NODE_OPTIONS flags that change limits and messages, not what runs
+ * (--require, --import, --loader do: they are not here). */
+static const char *const node_options_ok[] = {
+        "--max-old-space-size=*", "--max-semi-space-size=*", "--stack-size=*", "--no-warnings", "--no-deprecation",
+        "--trace-warnings", "--trace-deprecation", "--throw-deprecation", "--enable-source-maps",
+        "--unhandled-rejections=*", "--openssl-legacy-provider", "--experimental-vm-modules",
+        "--dns-result-order=*", "--max-http-header-size=*", "--trace-uncaught", "--no-experimental-fetch",
+        "--experimental-specifier-resolution=node", "--heapsnapshot-near-heap-limit=*", "--use-openssl-ca", NULL,
+};
+
+/* A value that keeps a variable harmless (issue 14's clarifications), or
+ * false for the name-based rule. */
+static bool harmless_value(const char *name, size_t n, const char *value)
+{
+        if (n == 4 && strncmp(name, "PATH", 4) == 0)   /* appending: the old directories come first */
+                return strcmp(value, "$PATH") == 0 || strncmp(value, "$PATH:", 6) == 0 ||
+                       strncmp(value, "${PATH}:", 8) == 0 || strncmp(value, "\"$PATH\":", 8) == 0;
+        if (n == 10 && strncmp(name, "PYTHONPATH", 10) == 0) {   /* workspace code is the sandbox's business */
+                const char *dollar = strchr(value, '$');
+                return !dollar || strncmp(dollar, "$PYTHONPATH", 11) == 0;
+        }
+        if (n == 12 && strncmp(name, "NODE_OPTIONS", 12) == 0) {
+                for (const char *t = value; *t;) {
+                        size_t len = strcspn(t, " \t");
+                        char flag[128];
+                        bool ok = false;
+                        if (len >= sizeof(flag))
+                                return false;
+                        memcpy(flag, t, len);
+                        flag[len] = '\0';
+                        for (const char *const *f = node_options_ok; *f && !ok && len; f++)
+                                ok = fnmatch(*f, flag, 0) == 0 && !strpbrk(flag, "$`");
+                        if (len && !ok)
+                                return false;
+                        t += len;
+                        t += strspn(t, " \t");
+                }
+                return true;
+        }
+        return false;
+}
 
 const char *pr_risky_assignment(const char *assign)
 {
@@ -396,6 +445,11 @@ const char *pr_risky_assignment(const char *assign)
                         return "an array subscript in an assignment is arithmetic: it can run commands "
                                "hidden in a variable";
         }
+        if (assign[n] == '=' && harmless_value(assign, n, assign + n + 1))
+                return NULL;
+        if (assign[n] == '+' && assign[n + 1] == '=' && n == 4 && strncmp(assign, "PATH", 4) == 0 &&
+            assign[n + 2] == ':')
+                return NULL;   /* PATH+=:dir appends */
         if (in_list(risky_names, assign, n))
                 return "this variable chooses which program runs, or makes one run its value";
         for (const char *const *p = risky_prefixes; *p; p++)

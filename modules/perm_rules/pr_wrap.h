@@ -16,6 +16,7 @@ enum {
         W_BARE_SHELL = 1u << 7,  /* with no command it runs an interactive shell (chroot, unshare) */
         W_OPTS_AFTER = 1u << 8,  /* options may follow the operands (flock FILE -c ...) */
         W_LONG_ANY   = 1u << 9,  /* every --name[=value] is one word (valgrind, firejail) */
+        W_STRING_ONLY = 1u << 10, /* runs only its shell-string option; without one, an interactive shell (script) */
 };
 
 struct pr_wrapper {

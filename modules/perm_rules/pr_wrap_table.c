@@ -65,7 +65,7 @@ const struct pr_wrapper pr_wrappers[] = {
         { .name = "script", .noarg = "aefqkTh", .arg = "EmOIB", .optarg = "t", .shell = "c",
           .long_noarg = L("append", "return", "flush", "force", "quiet", "echo", "logging-format"),
           .long_arg = L("log-io", "log-in", "log-out", "log-timing", "output-limit", "timing"),
-          .long_shell = L("command"), .flags = W_BARE_SHELL },
+          .long_shell = L("command"), .flags = W_STRING_ONLY },
         { .name = "su", .noarg = "lmpfP", .arg = "gGw", .opaque = "s", .shell = "c",
           .long_noarg = L("login", "preserve-environment", "fast", "pty"),
           .long_arg = L("group", "supp-group", "whitelist-environment"), .long_opaque = L("shell"),
