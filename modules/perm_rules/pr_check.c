@@ -22,6 +22,7 @@ struct walk {
         struct pr_result *res;
         bool over_limit;   /* PR_MAX_CMDS reached: said once */
         bool stdin_literal; /* the simple command being walked reads a here-document */
+        struct pr_written written;  /* files the string writes, in order */
 };
 
 static int rank(enum stk_verdict v)
@@ -184,6 +185,9 @@ static void check_list(struct walk *k, const struct pr_cmdlist *l, int shells)
                         check_assignment(k, c->assigns[a]);
                 k->stdin_literal = c->stdin_literal;
                 check_words(k, c->words, c->n_words, shells, 0);
+                for (size_t w = 0; w < c->n_writes; w++)
+                        pr_written_add(&k->written, c->writes[w]);
+                k->written.dyn |= c->write_dyn;
         }
         if (l->overflow)
                 record(k, strdup("(shell string)"), STK_ASK, "cannot see through: more simple commands than "
@@ -551,6 +555,7 @@ static bool unwrap(struct walk *k, const struct pr_word **w, size_t *n, int shel
 static void check_words(struct walk *k, const struct pr_word *w, size_t n, int shells, int hops)
 {
         struct pr_judgement j;
+        const char *why;
 
         if (n == 0)
                 return;
@@ -576,6 +581,10 @@ static void check_words(struct walk *k, const struct pr_word *w, size_t n, int s
         record_judgement(k, w, n, &j);
         check_forms(k, w, n);
         check_code(k, w, n, shells);
+        why = pr_runs_written(&k->written, w, n);
+        if (why)
+                record_words(k, w, n, STK_ASK, why);
+        pr_written_from_words(&k->written, w, n);
         if (strcmp(pr_basename(w[0].text), "find") == 0)
                 check_find(k, w, n, shells, hops);
 }
@@ -611,6 +620,7 @@ int pr_decide(const struct pr_rules *rules, const char *const *argv, struct pr_r
                 w[i].text = (char *) argv[i];
         check_words(&k, w, n, 0, 0);
         free(w);
+        pr_written_done(&k.written);
         if (ret->verdict == STK_VERDICT_UNSET)
                 record(&k, strdup("(nothing runs)"), rules->dflt, "default (no simple command)");
         return ret->oom ? -ENOMEM : 0;

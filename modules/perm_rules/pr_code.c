@@ -173,6 +173,9 @@ static enum interp_source interp_source(const struct interp *in, const struct pr
                         return SRC_INLINE;  /* vim +cmd */
                 if (strcmp(t, "-") == 0 || (t[0] != '-' && pr_is_stream_path(t)))
                         return SRC_STDIN;
+                if (!strcmp(t, "--version") || !strcmp(t, "-V") || !strcmp(t, "--help") || !strcmp(t, "-h") ||
+                    !strcmp(t, "-version"))
+                        return SRC_FILE;   /* prints and exits, reads no program */
                 if (strcmp(t, "--") == 0)
                         return i + 1 < n ? (in->program_operand && !file_given ? SRC_INLINE : SRC_FILE) :
                                            file_given ? SRC_FILE : SRC_STDIN;

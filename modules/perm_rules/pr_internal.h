@@ -52,6 +52,9 @@ struct pr_cmd {
         size_t n_assigns, cap_assigns;
         const char *opaque;     /* set: what the parser could not see through (static text) */
         bool stdin_literal;     /* stdin is a here-document or here-string of the string */
+        char **writes;          /* literal files its redirections write (or, alone, a compound's) */
+        size_t n_writes;
+        bool write_dyn;         /* ... and one named by an expansion */
 };
 
 struct pr_cmdlist {
@@ -88,6 +91,8 @@ struct pr_token {
         bool heredoc;      /* PR_T_REDIR: << or <<- */
         bool herestring;   /* PR_T_REDIR: <<< */
         bool input;        /* PR_T_REDIR: < << <<< <& <> (fd 0 unless other_fd) */
+        bool output;       /* PR_T_REDIR: > >> >| &> &>> <> >&FILE: its target is written */
+        bool dup;          /* PR_T_REDIR: >& or <&: a number or - is a descriptor, not a file */
         bool other_fd;     /* PR_T_REDIR: an IO number other than 0 before it (3<<EOF) */
         bool strip_tabs;   /* <<- */
         struct pr_word word;
@@ -308,6 +313,20 @@ bool pr_known_runner(const char *prog);
 /* Why an interpreter's command is ASK, or NULL.  stdin_literal: its
  * standard input is a here-document or here-string of the string. */
 const char *pr_interpreter_check(const struct pr_word *w, size_t n, bool stdin_literal, bool ask_inline);
+
+/* pr_writes.c: files written, then run, in one string. */
+#define PR_MAX_WRITTEN 64
+struct pr_written {
+        char *paths[PR_MAX_WRITTEN];
+        size_t n;
+        bool dyn;        /* a write whose file is known only at run time */
+        bool overflow;   /* more than PR_MAX_WRITTEN: every run is suspect */
+};
+void pr_written_add(struct pr_written *wr, const char *path);
+void pr_written_from_words(struct pr_written *wr, const struct pr_word *w, size_t n);
+/* Why running this command runs a file the string wrote, or NULL. */
+const char *pr_runs_written(const struct pr_written *wr, const struct pr_word *w, size_t n);
+void pr_written_done(struct pr_written *wr);
 
 /* ---- the decision (pr_check.c) ------------------------------------------- */
 

@@ -359,6 +359,7 @@ static void lex_operator(struct pr_parser *p, struct pr_token *t)
                 pr_adv(p, n == '&');
                 if (n == '>') {   /* &> &>> */
                         t->kind = PR_T_REDIR;
+                        t->output = true;
                         pr_adv(p, 1 + (pr_at(p, 1) == '>'));
                 }
                 break;
@@ -378,6 +379,7 @@ static void lex_redirection(struct pr_parser *p, struct pr_token *t)
 
         t->kind = PR_T_REDIR;
         t->input = c == '<';
+        t->output = c == '>' || n == '>';
         pr_adv(p, 1);
         if (c == '<' && n == '<') {
                 pr_adv(p, 1);
@@ -390,6 +392,7 @@ static void lex_redirection(struct pr_parser *p, struct pr_token *t)
                         pr_adv(p, t->strip_tabs);
                 }
         } else if (n && strchr(c == '<' ? "&>" : ">&|", n)) {
+                t->dup = n == '&';
                 pr_adv(p, 1);
         }
 }
