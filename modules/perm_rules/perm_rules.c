@@ -13,6 +13,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "common/stk_util.h"
 #include "pr_internal.h"
 
 static const struct stk_host *host;
@@ -177,8 +178,15 @@ out:
         return r;
 }
 
+/* The run's protected paths (SDK 1.5), or NULL from an older core. */
+static const char *const *protected_paths(struct stk_ctx *ctx)
+{
+        return STK_HAS(host, stk_host, protected_paths) && host->protected_paths ? host->protected_paths(ctx) : NULL;
+}
+
 static int pr_permission(struct stk_ctx *ctx, const struct stk_request *req, enum stk_verdict *ret_verdict)
 {
+        _cleanup_free_ char *cwd = req->cwd ? realpath(req->cwd, NULL) : NULL;
         const struct pr_rules *rules = host ? stored_rules(ctx) : NULL;
         struct pr_rules own = { 0 };
         struct pr_result res;
@@ -192,7 +200,7 @@ static int pr_permission(struct stk_ctx *ctx, const struct stk_request *req, enu
                         return r;
                 rules = &own;
         }
-        r = pr_decide(rules, req->argv, &res);
+        r = pr_decide_in(rules, req->argv, cwd ? cwd : req->cwd, protected_paths(ctx), &res);
         if (r >= 0) {
                 log_result(ctx, req, &res);
                 /* A failing audit log already said so; the decision stands. */

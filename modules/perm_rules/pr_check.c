@@ -23,6 +23,8 @@ struct walk {
         bool over_limit;   /* PR_MAX_CMDS reached: said once */
         bool stdin_literal; /* the simple command being walked reads a here-document */
         struct pr_written written;  /* files the string writes, in order */
+        const char *cwd;            /* the request's, canonical; NULL: unknown */
+        const char *const *protected; /* the run's protected paths (absolute, canonical); NULL: none known */
 };
 
 static int rank(enum stk_verdict v)
@@ -130,6 +132,27 @@ static void check_assignment(struct walk *k, const char *assign)
 
 static void check_words(struct walk *k, const struct pr_word *w, size_t n, int shells, int hops);
 
+/* A write target inside a protected path (the sandbox's own list, .git/
+ * included) is DENY: the sandbox would refuse it too, and the agent should
+ * hear why before anything runs. */
+static void check_write_target(struct walk *k, const char *target)
+{
+        char *abs;
+        const char *hit;
+
+        if (!k->protected || (!k->cwd && target[0] != '/'))
+                return;
+        abs = pr_path_join(k->cwd, target);
+        if (!abs) {
+                k->res->oom = true;
+                return;
+        }
+        hit = pr_path_under(abs, k->protected);
+        if (hit)
+                record(k, strdup(target), STK_DENY, "writes into a protected path (%s)", hit);
+        free(abs);
+}
+
 static bool cmd_is(const struct pr_cmd *c, const char *const *words)
 {
         size_t n = 0;
@@ -185,8 +208,10 @@ static void check_list(struct walk *k, const struct pr_cmdlist *l, int shells)
                         check_assignment(k, c->assigns[a]);
                 k->stdin_literal = c->stdin_literal;
                 check_words(k, c->words, c->n_words, shells, 0);
-                for (size_t w = 0; w < c->n_writes; w++)
+                for (size_t w = 0; w < c->n_writes; w++) {
+                        check_write_target(k, c->writes[w]);
                         pr_written_add(&k->written, c->writes[w]);
+                }
                 k->written.dyn |= c->write_dyn;
         }
         if (l->overflow)
@@ -584,7 +609,10 @@ static void check_words(struct walk *k, const struct pr_word *w, size_t n, int s
         why = pr_runs_written(&k->written, w, n);
         if (why)
                 record_words(k, w, n, STK_ASK, why);
+        size_t before = k->written.n;
         pr_written_from_words(&k->written, w, n);
+        for (size_t i = before; i < k->written.n; i++)
+                check_write_target(k, k->written.paths[i]);
         if (strcmp(pr_basename(w[0].text), "find") == 0)
                 check_find(k, w, n, shells, hops);
 }
@@ -601,7 +629,13 @@ void pr_result_done(struct pr_result *r)
 
 int pr_decide(const struct pr_rules *rules, const char *const *argv, struct pr_result *ret)
 {
-        struct walk k = { .rules = rules, .res = ret };
+        return pr_decide_in(rules, argv, NULL, NULL, ret);
+}
+
+int pr_decide_in(const struct pr_rules *rules, const char *const *argv, const char *cwd,
+                 const char *const *protected, struct pr_result *ret)
+{
+        struct walk k = { .rules = rules, .res = ret, .cwd = cwd, .protected = protected };
         struct pr_word *w;
         size_t n = 0;
 

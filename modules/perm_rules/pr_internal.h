@@ -327,6 +327,8 @@ void pr_written_from_words(struct pr_written *wr, const struct pr_word *w, size_
 /* Why running this command runs a file the string wrote, or NULL. */
 const char *pr_runs_written(const struct pr_written *wr, const struct pr_word *w, size_t n);
 void pr_written_done(struct pr_written *wr);
+char *pr_path_join(const char *cwd, const char *path);            /* malloc()ed, or NULL */
+const char *pr_path_under(const char *abs, const char *const *list); /* the entry abs is in, or NULL */
 
 /* ---- the decision (pr_check.c) ------------------------------------------- */
 
@@ -349,4 +351,8 @@ struct pr_result {
 /* The verdict for a request's argv (a shell string is parsed; wrappers and
  * nested shells are seen through).  Returns 0 or -ENOMEM. */
 int pr_decide(const struct pr_rules *rules, const char *const *argv, struct pr_result *ret);
+/* The same, with the request's working directory and the run's protected
+ * paths: a write target inside one is DENY. */
+int pr_decide_in(const struct pr_rules *rules, const char *const *argv, const char *cwd,
+                 const char *const *protected, struct pr_result *ret);
 void pr_result_done(struct pr_result *r);

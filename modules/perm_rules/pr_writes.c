@@ -247,3 +247,42 @@ const char *pr_runs_written(const struct pr_written *wr, const struct pr_word *w
                 return "runs a tool whose code file (Makefile, package.json, ...) this string wrote";
         return NULL;
 }
+
+/* cwd/path with `.` and `..` components resolved (no symlinks: the
+ * protected list is canonical, and the sandbox enforces it anyway). */
+char *pr_path_join(const char *cwd, const char *path)
+{
+        struct stk_buf b = { 0 };
+        const char *parts[2] = { path[0] == '/' ? "" : cwd, path };
+
+        for (int k = 0; k < 2; k++)
+                for (const char *c = parts[k]; *c;) {
+                        size_t len = strcspn(c, "/");
+                        if (len == 2 && c[0] == '.' && c[1] == '.') {
+                                while (b.len && b.s[b.len - 1] != '/')
+                                        b.len--;
+                                if (b.len)
+                                        b.len--;
+                        } else if (len && !(len == 1 && c[0] == '.')) {
+                                stk_buf_addc(&b, '/');
+                                stk_buf_add(&b, c, len);
+                        }
+                        c += len;
+                        c += *c == '/';
+                }
+        if (b.len == 0)
+                stk_buf_addc(&b, '/');
+        return stk_buf_take(&b);
+}
+
+const char *pr_path_under(const char *abs, const char *const *list)
+{
+        for (; list && *list; list++) {
+                size_t n = strlen(*list);
+                while (n > 1 && (*list)[n - 1] == '/')
+                        n--;
+                if (strncmp(abs, *list, n) == 0 && (abs[n] == '\0' || abs[n] == '/' || n == 1))
+                        return *list;
+        }
+        return NULL;
+}

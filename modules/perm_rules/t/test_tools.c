@@ -199,7 +199,44 @@ static void test_runner_lists(void)
         }
 }
 
+/* Write targets inside the run's protected paths are DENY (SDK 1.5
+ * protected_paths); elsewhere they are the sandbox's business. */
+static void test_protected_write_targets(void)
+{
+        static const char *const protected[] = { "/w/.git", "/w/.envrc", "/home/u/.ssh", NULL };
+        static const struct row targets[] = {
+                { D, "echo x > .git/config" }, { D, "echo x >> .git/hooks/pre-commit" }, { D, "exec 3> .git/HEAD" },
+                { D, "echo x | tee -a .git/config" }, { D, "cp x .git/hooks/" }, { D, "install -m 755 x .git/hooks/x" },
+                { D, "dd if=x of=.git/config" }, { D, "sed -i s/a/b/ .git/config" }, { D, "echo x > .envrc" },
+                { D, "echo > ./sub/../.git/config" }, { D, "ln -sf /x /w/.envrc" }, { D, "{ echo; } > .git/x" },
+                { D, "echo k >> /home/u/.ssh/authorized_keys" }, { D, "curl -s -o .git/hooks/post-checkout x" },
+                { A, "echo x > out.txt" }, { A, "echo x > .gitignore" }, { A, "echo x 2>&1 > log" },
+                { A, "echo x > \"$F\"" }, { A, "echo x > /dev/null" },
+        };
+        struct pr_rules r;
+        char *err = NULL, *j;
+
+        CU_ASSERT_EQUAL_FATAL(pr_rules_compile(NULL, NULL, NULL, "allow", &r, &err), 0);
+        for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+                const char *argv[] = { "bash", "-c", targets[i].cmd, NULL };
+                struct pr_result res;
+                CU_ASSERT_EQUAL_FATAL(pr_decide_in(&r, argv, "/w", protected, &res), 0);
+                CHECK(res.verdict == targets[i].want, "%s: got %s", targets[i].cmd, pr_verdict_name(res.verdict));
+                pr_result_done(&res);
+        }
+        j = pr_path_join("/w", "a/./b/../../.git//x");
+        CU_ASSERT_STRING_EQUAL(j, "/w/.git/x");
+        free(j);
+        j = pr_path_join("/w", "../../..");
+        CU_ASSERT_STRING_EQUAL(j, "/");
+        free(j);
+        CU_ASSERT_PTR_NULL(pr_path_under("/w/.github/x", protected));
+        CU_ASSERT_PTR_NOT_NULL(pr_path_under("/w/.git", protected));
+        pr_rules_done(&r);
+}
+
 UNIT_SUITE(perm_rules_tools,
+           UNIT_TEST(test_protected_write_targets),
            UNIT_TEST(test_tool_rows),
            UNIT_TEST(test_interpreters_ask),
            UNIT_TEST(test_flag_set_syntax),
