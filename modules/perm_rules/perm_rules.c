@@ -250,9 +250,15 @@ static int pr_explain(struct stk_ctx *ctx, char **ret_text)
         fprintf(f, "; wrappers");
         for (size_t i = 0; pr_wrapper_name(i); i++)
                 fprintf(f, " %s", pr_wrapper_name(i));
-        fprintf(f, "; find -exec\n");
-        fprintf(f, "  ASK: eval, source, trap, alias, here-documents or pipes into a shell, $VAR or $(...) as "
-                   "the program, arithmetic on variables, parse errors\n");
+        fprintf(f, "; find -exec; eval of literal words; tool forms of git, npm, pnpm, yarn, bun, cargo, docker, "
+                   "podman, nerdctl, kubectl\n");
+        fprintf(f, "  ASK: eval or source of an expansion, trap, alias, here-documents or pipes into a shell or an "
+                   "interpreter, $VAR or $(...) as the program, arithmetic on variables, configuration that runs "
+                   "code, programs known to run their arguments, files written then run, parse errors%s\n",
+                r.interpreters_ask ? ", inline interpreter code" : "");
+        fprintf(f, "  DENY: writes into the run's protected paths\n");
+        for (size_t i = 0; i < r.n_trusted; i++)
+                fprintf(f, "  trusted source: %s\n", r.trusted[i]);
         pr_rules_done(&r);
         if (fclose(f) != 0) {
                 free(text);
