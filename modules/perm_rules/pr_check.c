@@ -390,24 +390,21 @@ static void check_builtin(struct walk *k, const struct pr_word *w, size_t n)
                         }
 }
 
-/* eval of literal words runs their text, joined by blanks, as a script:
- * it is parsed like `sh -c` (Claude Code wraps every command in
- * `eval '<cmd>'`).  An expansion among them is built at run time: ASK. */
-static void check_eval(struct walk *k, const struct pr_word *w, size_t n, int shells)
+/* Words from `from` joined by blanks, parsed as a script (eval, watch,
+ * sg); with an expansion among them the string is built at run time: ASK
+ * for `why`. */
+static void run_joined(struct walk *k, const struct pr_word *w, size_t n, size_t from, int shells, const char *why)
 {
         struct stk_buf b = { 0 };
-        size_t i = 1;
         char *script;
 
-        if (i < n && strcmp(w[i].text, "--") == 0 && !(w[i].flags & PR_W_DYN))
-                i++;
-        for (size_t j = i; j < n; j++)
-                if (w[j].flags & PR_W_DYN) {
-                        record_words(k, w, n, STK_ASK, "eval runs a string built at run time");
+        for (size_t i = from; i < n; i++)
+                if (w[i].flags & PR_W_DYN) {
+                        record_words(k, w, n, STK_ASK, why);
                         return;
                 }
-        for (; i < n; i++) {
-                if (b.len)
+        for (size_t i = from; i < n; i++) {
+                if (i > from)
                         stk_buf_addc(&b, ' ');
                 stk_buf_add(&b, w[i].text, strlen(w[i].text));
         }
@@ -418,6 +415,18 @@ static void check_eval(struct walk *k, const struct pr_word *w, size_t n, int sh
         }
         nested_shell(k, script, shells);
         free(script);
+}
+
+/* eval of literal words runs their text, joined by blanks, as a script:
+ * it is parsed like `sh -c` (Claude Code wraps every command in
+ * `eval '<cmd>'`).  An expansion among them is built at run time: ASK. */
+static void check_eval(struct walk *k, const struct pr_word *w, size_t n, int shells)
+{
+        size_t i = 1;
+
+        if (i < n && strcmp(w[i].text, "--") == 0 && !(w[i].flags & PR_W_DYN))
+                i++;
+        run_joined(k, w, n, i, shells, "eval runs a string built at run time");
 }
 
 /* source FILE / . FILE: a file of the workspace is the sandbox's business
@@ -472,31 +481,11 @@ static void check_forms(struct walk *k, const struct pr_word *w, size_t n)
 /* su -c STRING, watch 'cmd', sg group cmd...: a shell string. */
 static void wrapped_shell(struct walk *k, const struct pr_word *w, size_t n, const struct pr_unwrap *u, int shells)
 {
-        struct stk_buf b = { 0 };
-        char *script;
-
-        if (!u->joined) {
+        if (u->joined)
+                run_joined(k, w, n, u->start, shells, "a wrapper runs its words as a shell string, and one is "
+                           "an expansion");
+        else
                 nested_shell(k, u->shell, shells);
-                return;
-        }
-        for (size_t i = u->start; i < n; i++) {
-                if (w[i].flags & PR_W_DYN) {
-                        record_words(k, w, n, STK_ASK, "a wrapper runs its words as a shell string, and one "
-                                     "is an expansion");
-                        free(stk_buf_take(&b));
-                        return;
-                }
-                if (b.len)
-                        stk_buf_addc(&b, ' ');
-                stk_buf_add(&b, w[i].text, strlen(w[i].text));
-        }
-        script = stk_buf_take(&b);
-        if (!script) {
-                k->res->oom = true;
-                return;
-        }
-        nested_shell(k, script, shells);
-        free(script);
 }
 
 /* Code named in the arguments (pr_code.c): shell strings are parsed,
