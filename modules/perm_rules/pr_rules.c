@@ -510,6 +510,10 @@ int pr_rules_trust(struct pr_rules *r, const char *const *globs, const char *hom
         *ret_error = NULL;
         while (globs && globs[n])
                 n++;
+        for (size_t i = 0; i < r->n_trusted; i++)   /* set again: the new list replaces the old */
+                free(r->trusted[i]);
+        free(r->trusted);
+        r->n_trusted = 0;
         r->trusted = calloc(n + 1, sizeof(*r->trusted));
         if (!r->trusted)
                 return -ENOMEM;
