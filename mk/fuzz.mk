@@ -1,7 +1,8 @@
 # `make fuzz`: build the libFuzzer harnesses of the proxy's parsers
-# (modules/net_proxy/fuzz/fuzz_*.c) with clang into $(B)/fuzz/ and run each
-# for FUZZ_SECONDS, starting from the committed seed corpus
-# (modules/net_proxy/fuzz/corpus/<name>/; new inputs go to
+# (modules/net_proxy/fuzz/fuzz_*.c) and of perm_rules' shell parser
+# (modules/perm_rules/fuzz/fuzz_pr_*.c) with clang into $(B)/fuzz/ and run
+# each for FUZZ_SECONDS, starting from the committed seed corpus
+# (<that directory>/corpus/<name>/; new inputs go to
 # $(B)/fuzz/corpus/<name>/, never into the source tree).
 #   make fuzz                         every harness, 30 s each
 #   make fuzz FUZZ_SECONDS=300 FUZZ_TARGETS="http tls"
@@ -11,7 +12,10 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_DIR     := $(B)/fuzz
 FUZZ_SRC     := modules/net_proxy/fuzz
-FUZZ_ALL     := $(patsubst $(FUZZ_SRC)/fuzz_%.c,%,$(wildcard $(FUZZ_SRC)/fuzz_*.c))
+# perm_rules' shell lexer, parser and expander (modules/perm_rules/fuzz/fuzz_pr_*.c).
+PR_FUZZ_SRC  := modules/perm_rules/fuzz
+FUZZ_ALL     := $(patsubst $(FUZZ_SRC)/fuzz_%.c,%,$(wildcard $(FUZZ_SRC)/fuzz_*.c)) \
+                $(patsubst $(PR_FUZZ_SRC)/fuzz_%.c,%,$(wildcard $(PR_FUZZ_SRC)/fuzz_*.c))
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 # The parsing core only: the module glue needs a host and an event loop.
 FUZZ_UNITS   := $(addprefix modules/net_proxy/,np_http.c np_body.c np_reqs.c np_socks.c np_tls.c np_match.c np_addr.c)
@@ -34,6 +38,12 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_SRC)/fuzz_%.c $(FUZZ_SRC)/fuzz.h $(FUZZ_UNITS) $(wild
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_UNITS)
 
+# Everything of perm_rules but the module glue (it needs a host).
+PR_FUZZ_UNITS := $(filter-out modules/perm_rules/perm_rules.c,$(wildcard modules/perm_rules/*.c)) lib/common/stk_buf.c
+$(FUZZ_DIR)/fuzz_pr_%: $(PR_FUZZ_SRC)/fuzz_pr_%.c $(PR_FUZZ_UNITS) $(wildcard modules/perm_rules/*.h) | $(FUZZ_DIR)/.toolchain-ok
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(subst -Imodules/net_proxy,-Imodules/perm_rules,$(FUZZ_CFLAGS)) -o $@ $< $(PR_FUZZ_UNITS)
+
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-build
@@ -42,11 +52,12 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$t; \
-	    dict=; [ -f $(FUZZ_SRC)/$$t.dict ] && dict=-dict=$(CURDIR)/$(FUZZ_SRC)/$$t.dict; \
+	    src=$(FUZZ_SRC); case $$t in pr_*) src=$(PR_FUZZ_SRC) ;; esac; \
+	    dict=; [ -f $$src/$$t.dict ] && dict=-dict=$(CURDIR)/$$src/$$t.dict; \
 	    echo "== fuzz_$$t for $(FUZZ_SECONDS)s"; \
 	    (cd $(FUZZ_DIR) && ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	        -max_len=20000 -timeout=10 -rss_limit_mb=2048 $$dict \
-	        corpus/$$t $(CURDIR)/$(FUZZ_SRC)/corpus/$$t) > $(FUZZ_DIR)/fuzz_$$t.log 2>&1 || \
+	        corpus/$$t $(CURDIR)/$$src/corpus/$$t) > $(FUZZ_DIR)/fuzz_$$t.log 2>&1 || \
 	        { tail -n 40 $(FUZZ_DIR)/fuzz_$$t.log; echo "fuzz_$$t FAILED (log: $(FUZZ_DIR)/fuzz_$$t.log)"; exit 1; }; \
 	    grep -E '^stat::(number_of_executed_units|new_units_added)|^#[0-9]+.*DONE' $(FUZZ_DIR)/fuzz_$$t.log || true; \
 	done

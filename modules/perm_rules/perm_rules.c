@@ -13,6 +13,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "common/stk_util.h"
 #include "pr_internal.h"
 
 static const struct stk_host *host;
@@ -22,6 +23,10 @@ static const struct stk_arg_spec pr_args[] = {
         { "ask", STK_ARG_LIST, 0, "patterns that need an approval (\"curl *\")" },
         { "allow", STK_ARG_LIST, 0, "patterns allowed (\"git *\", \"ls *\")" },
         { "default", STK_ARG_STRING, 0, "for a command no pattern matches: ask (the default), allow, deny, ignore" },
+        { "trusted_sources", STK_ARG_LIST, 0, "absolute or ~/ globs of files `source` may read unjudged "
+                                              "(a client's shell snapshot)" },
+        { "interpreters", STK_ARG_STRING, 0, "allow (the default) or ask: inline code (python3 -c, node -e, "
+                                             "awk, sed e, ...) needs an approval" },
         { NULL, 0, 0, NULL },
 };
 
@@ -42,6 +47,9 @@ static int compile(struct stk_ctx *ctx, struct pr_rules *ret)
         int r = pr_rules_compile(host->arg_list(ctx, "deny"), host->arg_list(ctx, "ask"), host->arg_list(ctx, "allow"),
                                  host->arg_string(ctx, "default"), ret, &err);
 
+        if (r >= 0)
+                r = pr_rules_options(ret, host->arg_list(ctx, "trusted_sources"), getenv("HOME"),
+                                     host->arg_string(ctx, "interpreters"), &err);
         if (r == -EINVAL)
                 host->log(ctx, STK_LOG_ERROR, "%s (see stockade-perm_rules(8))", err ? err : "invalid rules");
         free(err);
@@ -170,8 +178,15 @@ out:
         return r;
 }
 
+/* The run's protected paths (SDK 1.5), or NULL from an older core. */
+static const char *const *protected_paths(struct stk_ctx *ctx)
+{
+        return STK_HAS(host, stk_host, protected_paths) && host->protected_paths ? host->protected_paths(ctx) : NULL;
+}
+
 static int pr_permission(struct stk_ctx *ctx, const struct stk_request *req, enum stk_verdict *ret_verdict)
 {
+        _cleanup_free_ char *cwd = req->cwd ? realpath(req->cwd, NULL) : NULL;
         const struct pr_rules *rules = host ? stored_rules(ctx) : NULL;
         struct pr_rules own = { 0 };
         struct pr_result res;
@@ -185,7 +200,7 @@ static int pr_permission(struct stk_ctx *ctx, const struct stk_request *req, enu
                         return r;
                 rules = &own;
         }
-        r = pr_decide(rules, req->argv, &res);
+        r = pr_decide_in(rules, req->argv, cwd ? cwd : req->cwd, protected_paths(ctx), &res);
         if (r >= 0) {
                 log_result(ctx, req, &res);
                 /* A failing audit log already said so; the decision stands. */
@@ -235,9 +250,15 @@ static int pr_explain(struct stk_ctx *ctx, char **ret_text)
         fprintf(f, "; wrappers");
         for (size_t i = 0; pr_wrapper_name(i); i++)
                 fprintf(f, " %s", pr_wrapper_name(i));
-        fprintf(f, "; find -exec\n");
-        fprintf(f, "  ASK: eval, source, trap, alias, here-documents or pipes into a shell, $VAR or $(...) as "
-                   "the program, arithmetic on variables, parse errors\n");
+        fprintf(f, "; find -exec; eval of literal words; tool forms of git, npm, pnpm, yarn, bun, cargo, docker, "
+                   "podman, nerdctl, kubectl\n");
+        fprintf(f, "  ASK: eval or source of an expansion, trap, alias, here-documents or pipes into a shell or an "
+                   "interpreter, $VAR or $(...) as the program, arithmetic on variables, configuration that runs "
+                   "code, programs known to run their arguments, files written then run, parse errors%s\n",
+                r.interpreters_ask ? ", inline interpreter code" : "");
+        fprintf(f, "  DENY: writes into the run's protected paths\n");
+        for (size_t i = 0; i < r.n_trusted; i++)
+                fprintf(f, "  trusted source: %s\n", r.trusted[i]);
         pr_rules_done(&r);
         if (fclose(f) != 0) {
                 free(text);

@@ -21,6 +21,10 @@ struct walk {
         const struct pr_rules *rules;
         struct pr_result *res;
         bool over_limit;   /* PR_MAX_CMDS reached: said once */
+        bool stdin_literal; /* the simple command being walked reads a here-document */
+        struct pr_written written;  /* files the string writes, in order */
+        const char *cwd;            /* the request's, canonical; NULL: unknown */
+        const char *const *protected; /* the run's protected paths (absolute, canonical); NULL: none known */
 };
 
 static int rank(enum stk_verdict v)
@@ -128,17 +132,87 @@ static void check_assignment(struct walk *k, const char *assign)
 
 static void check_words(struct walk *k, const struct pr_word *w, size_t n, int shells, int hops);
 
+/* A write target inside a protected path (the sandbox's own list, .git/
+ * included) is DENY: the sandbox would refuse it too, and the agent should
+ * hear why before anything runs. */
+static void check_write_target(struct walk *k, const char *target)
+{
+        char *abs;
+        const char *hit;
+
+        if (!k->protected || (!k->cwd && target[0] != '/'))
+                return;
+        abs = pr_path_join(k->cwd, target);
+        if (!abs) {
+                k->res->oom = true;
+                return;
+        }
+        hit = pr_path_under(abs, k->protected);
+        if (hit)
+                record(k, strdup(target), STK_DENY, "writes into a protected path (%s)", hit);
+        free(abs);
+}
+
+static bool cmd_is(const struct pr_cmd *c, const char *const *words)
+{
+        size_t n = 0;
+
+        if (c->opaque || c->n_assigns)
+                return false;
+        for (; words[n]; n++)
+                if (n >= c->n_words || (c->words[n].flags & PR_W_DYN) || strcmp(c->words[n].text, words[n]) != 0)
+                        return false;
+        return n == c->n_words;
+}
+
+/* Claude Code runs every command as
+ *   source SNAPSHOT 2>/dev/null || true && shopt -u extglob 2>/dev/null || true
+ *     && eval 'CMD' < /dev/null && pwd -P >| $CLAUDE_CODE_TMPDIR/claude-XXXX-cwd
+ * (issue 16).  With SNAPSHOT in trusted_sources, the simple commands other
+ * than the eval are the client's bookkeeping, harmless builtins whatever
+ * joins them: the string is judged as CMD.  Returns the index of the eval,
+ * or l->n when the list has another shape. */
+static size_t client_wrapper(const struct pr_rules *k, const struct pr_cmdlist *l)
+{
+        static const char *const truth[] = { "true", NULL }, *const shopt[] = { "shopt", "-u", "extglob", NULL },
+                                 *const pwd[] = { "pwd", "-P", NULL };
+        size_t i = 0;
+
+        if (l->n >= 2 && l->cmds[0].n_words == 2 && cmd_is(&l->cmds[1], truth) && !l->cmds[0].opaque &&
+            !l->cmds[0].n_assigns && strcmp(l->cmds[0].words[0].text, "source") == 0 &&
+            !(l->cmds[0].words[1].flags & PR_W_DYN) && pr_rules_trusted(k, l->cmds[0].words[1].text))
+                i = 2;
+        else
+                return l->n;
+        if (i + 1 < l->n && cmd_is(&l->cmds[i], shopt) && cmd_is(&l->cmds[i + 1], truth))
+                i += 2;
+        if (i + 2 != l->n || !cmd_is(&l->cmds[i + 1], pwd) || l->cmds[i].opaque || l->cmds[i].n_words == 0 ||
+            strcmp(l->cmds[i].words[0].text, "eval") != 0)
+                return l->n;
+        return i;
+}
+
 static void check_list(struct walk *k, const struct pr_cmdlist *l, int shells)
 {
+        size_t wrapped = client_wrapper(k->rules, l);
+
         for (size_t i = 0; i < l->n; i++) {
                 const struct pr_cmd *c = &l->cmds[i];
+                if (wrapped < l->n && i != wrapped)
+                        continue;
                 if (c->opaque) {
                         record(k, strdup("(shell string)"), STK_ASK, "cannot see through: %s", c->opaque);
                         continue;
                 }
                 for (size_t a = 0; a < c->n_assigns; a++)
                         check_assignment(k, c->assigns[a]);
+                k->stdin_literal = c->stdin_literal;
                 check_words(k, c->words, c->n_words, shells, 0);
+                for (size_t w = 0; w < c->n_writes; w++) {
+                        check_write_target(k, c->writes[w]);
+                        pr_written_add(&k->written, c->writes[w]);
+                }
+                k->written.dyn |= c->write_dyn;
         }
         if (l->overflow)
                 record(k, strdup("(shell string)"), STK_ASK, "cannot see through: more simple commands than "
@@ -244,9 +318,6 @@ struct builtin_rule {
 
 /* Shell builtins that run code perm_rules cannot read. */
 static const struct builtin_rule opaque_builtins[] = {
-        { "eval", "eval runs a string built at run time" },
-        { "source", "source runs a file perm_rules cannot read" },
-        { ".", ". runs a file perm_rules cannot read" },
         { "trap", "trap runs its string later" },
         { "alias", "an alias makes a name run other words" },
         { "enable", "enable can load a builtin from a shared object" },
@@ -300,6 +371,16 @@ static void check_builtin(struct walk *k, const struct pr_word *w, size_t n)
                         if (w[i].text[0] != '-' && strchr(w[i].text, '='))
                                 check_assignment(k, w[i].text);
         }
+        if (listed(declaration_builtins, name) && option_has(w, n, 'n'))
+                record_words(k, w, n, STK_ASK, "a name reference assigns through another name, "
+                             "which may be PATH or BASH_ALIASES");
+        if (listed(name_builtins, name))
+                for (size_t i = 1; i < n; i++)
+                        if (strstr(w[i].text, "BASH_ALIASES") || strstr(w[i].text, "BASH_CMDS")) {
+                                record_words(k, w, n, STK_ASK, "writing BASH_ALIASES or BASH_CMDS makes a "
+                                             "name run another program");
+                                break;
+                        }
         if (listed(name_builtins, name))
                 for (size_t i = 1; i < n; i++)
                         if (strchr(w[i].text, '[') && (strchr(w[i].text, '$') || strchr(w[i].text, '`'))) {
@@ -307,6 +388,125 @@ static void check_builtin(struct walk *k, const struct pr_word *w, size_t n)
                                              "the subscript, which can run commands");
                                 break;
                         }
+}
+
+/* Words from `from` joined by blanks, parsed as a script (eval, watch,
+ * sg); with an expansion among them the string is built at run time: ASK
+ * for `why`. */
+static void run_joined(struct walk *k, const struct pr_word *w, size_t n, size_t from, int shells, const char *why)
+{
+        struct stk_buf b = { 0 };
+        char *script;
+
+        for (size_t i = from; i < n; i++)
+                if (w[i].flags & PR_W_DYN) {
+                        record_words(k, w, n, STK_ASK, why);
+                        return;
+                }
+        for (size_t i = from; i < n; i++) {
+                if (i > from)
+                        stk_buf_addc(&b, ' ');
+                stk_buf_add(&b, w[i].text, strlen(w[i].text));
+        }
+        script = stk_buf_take(&b);
+        if (!script) {
+                k->res->oom = true;
+                return;
+        }
+        nested_shell(k, script, shells);
+        free(script);
+}
+
+/* eval of literal words runs their text, joined by blanks, as a script:
+ * it is parsed like `sh -c` (Claude Code wraps every command in
+ * `eval '<cmd>'`).  An expansion among them is built at run time: ASK. */
+static void check_eval(struct walk *k, const struct pr_word *w, size_t n, int shells)
+{
+        size_t i = 1;
+
+        if (i < n && strcmp(w[i].text, "--") == 0 && !(w[i].flags & PR_W_DYN))
+                i++;
+        run_joined(k, w, n, i, shells, "eval runs a string built at run time");
+}
+
+/* source FILE / . FILE: a file of the workspace is the sandbox's business
+ * and is judged as the command it is (like `sh ./build.sh`); a file in the
+ * client's trusted_sources (its shell snapshot) is no command at all.  A
+ * file named by an expansion, or a stream (/dev/stdin, /dev/fd/N), is
+ * code perm_rules cannot read: ASK.  Returns true when w is still to be
+ * judged. */
+static bool check_source(struct walk *k, const struct pr_word *w, size_t n)
+{
+        size_t i = 1;
+
+        if (i < n && strcmp(w[i].text, "--") == 0 && !(w[i].flags & PR_W_DYN))
+                i++;
+        if (i >= n || (w[i].flags & PR_W_DYN)) {
+                record_words(k, w, n, STK_ASK, "source runs a file named at run time");
+                return false;
+        }
+        if (pr_is_stream_path(w[i].text)) {
+                record_words(k, w, n, STK_ASK, "source reads a pipe, a descriptor or a device (/dev/stdin, "
+                             "/dev/fd/N): code perm_rules cannot read");
+                return false;
+        }
+        if (pr_rules_trusted(k->rules, w[i].text)) {
+                record_words(k, w, n, STK_ALLOW, "trusted_sources");
+                return false;
+        }
+        return true;
+}
+
+/* The command as its tool reads it (pr_forms.c): each form is judged
+ * too, and the worst verdict wins, so a form only tightens. */
+static void check_forms(struct walk *k, const struct pr_word *w, size_t n)
+{
+        struct pr_forms f;
+        struct pr_judgement j;
+
+        if (pr_tool_forms(w, n, &f) < 0) {
+                k->res->oom = true;
+                return;
+        }
+        if (f.ask)
+                record_words(k, w, n, STK_ASK, f.ask);
+        for (size_t i = 0; i < f.n; i++) {
+                pr_rules_judge(k->rules, f.f[i].w, f.f[i].n, &j);
+                if (j.pattern)   /* a form no pattern matches adds nothing to the default */
+                        record_judgement(k, f.f[i].w, f.f[i].n, &j);
+        }
+        pr_forms_done(&f);
+}
+
+/* su -c STRING, watch 'cmd', sg group cmd...: a shell string. */
+static void wrapped_shell(struct walk *k, const struct pr_word *w, size_t n, const struct pr_unwrap *u, int shells)
+{
+        if (u->joined)
+                run_joined(k, w, n, u->start, shells, "a wrapper runs its words as a shell string, and one is "
+                           "an expansion");
+        else
+                nested_shell(k, u->shell, shells);
+}
+
+/* Code named in the arguments (pr_code.c): shell strings are parsed,
+ * the rest is ASK. */
+static void check_code(struct walk *k, const struct pr_word *w, size_t n, int shells)
+{
+        const char *why = pr_interpreter_check(w, n, k->stdin_literal, k->rules->interpreters_ask);
+        struct pr_code c;
+
+        if (why)
+                record_words(k, w, n, STK_ASK, why);
+        if (pr_known_runner(pr_basename(w[0].text)))
+                record_words(k, w, n, STK_ASK, "a program that runs its arguments, whose grammar perm_rules "
+                             "does not model");
+        for (size_t i = 1; i < n;) {
+                i = (size_t) pr_code_scan(w, n, i, &c);
+                if (c.kind == PR_CODE_ASK)
+                        record_words(k, w, n, STK_ASK, c.why);
+                else if (c.kind == PR_CODE_SHELL)
+                        nested_shell(k, c.shell, shells);
+        }
 }
 
 /* Peel wrappers off; follow shells.  Returns false when done (the words
@@ -339,6 +539,9 @@ static bool unwrap(struct walk *k, const struct pr_word **w, size_t *n, int shel
                         return false;
                 case PR_UNWRAP_EMPTY:
                         return false;
+                case PR_UNWRAP_SHELL:
+                        wrapped_shell(k, *w, *n, &u, shells);
+                        return false;
                 case PR_UNWRAP_SELF:
                         return true;
                 case PR_UNWRAP_INNER:
@@ -366,6 +569,7 @@ static bool unwrap(struct walk *k, const struct pr_word **w, size_t *n, int shel
 static void check_words(struct walk *k, const struct pr_word *w, size_t n, int shells, int hops)
 {
         struct pr_judgement j;
+        const char *why;
 
         if (n == 0)
                 return;
@@ -378,10 +582,26 @@ static void check_words(struct walk *k, const struct pr_word *w, size_t n, int s
         }
         if (!unwrap(k, &w, &n, shells, &hops))
                 return;
+        if (strcmp(w[0].text, "eval") == 0) {
+                judge_layer(k, w, n);
+                check_eval(k, w, n, shells);
+                return;
+        }
+        if ((strcmp(w[0].text, "source") == 0 || strcmp(w[0].text, ".") == 0) && !check_source(k, w, n))
+                return;
         check_builtin(k, w, n);
         k->res->n_simple++;
         pr_rules_judge(k->rules, w, n, &j);
         record_judgement(k, w, n, &j);
+        check_forms(k, w, n);
+        check_code(k, w, n, shells);
+        why = pr_runs_written(&k->written, w, n);
+        if (why)
+                record_words(k, w, n, STK_ASK, why);
+        size_t before = k->written.n;
+        pr_written_from_words(&k->written, w, n);
+        for (size_t i = before; i < k->written.n; i++)
+                check_write_target(k, k->written.paths[i]);
         if (strcmp(pr_basename(w[0].text), "find") == 0)
                 check_find(k, w, n, shells, hops);
 }
@@ -398,7 +618,13 @@ void pr_result_done(struct pr_result *r)
 
 int pr_decide(const struct pr_rules *rules, const char *const *argv, struct pr_result *ret)
 {
-        struct walk k = { .rules = rules, .res = ret };
+        return pr_decide_in(rules, argv, NULL, NULL, ret);
+}
+
+int pr_decide_in(const struct pr_rules *rules, const char *const *argv, const char *cwd,
+                 const char *const *protected, struct pr_result *ret)
+{
+        struct walk k = { .rules = rules, .res = ret, .cwd = cwd, .protected = protected };
         struct pr_word *w;
         size_t n = 0;
 
@@ -417,6 +643,7 @@ int pr_decide(const struct pr_rules *rules, const char *const *argv, struct pr_r
                 w[i].text = (char *) argv[i];
         check_words(&k, w, n, 0, 0);
         free(w);
+        pr_written_done(&k.written);
         if (ret->verdict == STK_VERDICT_UNSET)
                 record(&k, strdup("(nothing runs)"), rules->dflt, "default (no simple command)");
         return ret->oom ? -ENOMEM : 0;

@@ -73,20 +73,24 @@ void pr_scan_arith(struct pr_parser *p, bool brackets)
                 } else if (c == close && nest == 0) {
                         if (!brackets && pr_at(p, 1) != ')')
                                 pr_fail(p, "unbalanced parentheses in arithmetic");
-                        p->pos += brackets ? 1 : 2;
+                        pr_adv(p, brackets ? 1 : 2);
                         break;
                 } else if (c == '$' || c == '`') {
                         reads |= arith_expansion(p, &scratch);
                 } else if (isdigit((unsigned char) c)) {   /* 42, 0x1f, 16#ff */
                         while (name_char(pr_at(p, 0)) || pr_at(p, 0) == '#' || pr_at(p, 0) == '@')
-                                p->pos++;
+                                pr_adv(p, 1);
                 } else if (name_start(c)) {
-                        reads = true;
-                        while (name_char(pr_at(p, 0)))
-                                p->pos++;
+                        struct stk_buf name = { 0 };
+                        while (name_char(pr_at(p, 0))) {
+                                stk_buf_addc(&name, pr_at(p, 0));
+                                pr_adv(p, 1);
+                        }
+                        reads |= name.err < 0 || !pr_vars_defer(p, name.s, name.len);
+                        take_buf_into(p, &name);
                 } else {
                         nest += c == open ? 1 : c == close ? -1 : 0;
-                        p->pos++;
+                        pr_adv(p, 1);
                 }
         }
         take_buf_into(p, &scratch);
@@ -109,10 +113,10 @@ static bool scan_param_word(struct pr_parser *p)
                 if (p->pos >= p->len) {
                         pr_fail(p, "unterminated ${");
                 } else if (c == '}') {
-                        p->pos++;
+                        pr_adv(p, 1);
                         break;
                 } else if (c == '\\') {
-                        p->pos += p->pos + 1 < p->len ? 2 : 1;
+                        pr_adv_escape(p);
                 } else if (c == '\'') {
                         const char *end = memchr(p->s + p->pos + 1, '\'', p->len - p->pos - 1);
                         if (!end)
@@ -126,7 +130,7 @@ static bool scan_param_word(struct pr_parser *p)
                         reads = true;
                 } else {
                         reads |= name_start(c);
-                        p->pos++;
+                        pr_adv(p, 1);
                 }
         }
         take_buf_into(p, &scratch);
@@ -139,9 +143,12 @@ static bool scan_param_word(struct pr_parser *p)
 static int scan_subscript(struct pr_parser *p)
 {
         struct stk_buf scratch = { 0 };
-        size_t start = ++p->pos;
         bool numeric = true;
         int depth = 0;
+        size_t start;
+
+        pr_adv(p, 1);
+        start = p->pos;
 
         while (!BAD(p)) {
                 char c = pr_at(p, 0);
@@ -156,14 +163,14 @@ static int scan_subscript(struct pr_parser *p)
                 } else {
                         depth += c == '[' ? 1 : c == ']' ? -1 : 0;
                         numeric &= isdigit((unsigned char) c) || c == '-' || c == ' ';
-                        p->pos++;
+                        pr_adv(p, 1);
                 }
         }
         take_buf_into(p, &scratch);
         if (BAD(p))
                 return 0;
         size_t n = p->pos - start;
-        p->pos++;
+        pr_adv(p, 1);
         if (n == 1 && (p->s[start] == '@' || p->s[start] == '*'))
                 return 1;
         if (!numeric || n == 0)
@@ -175,27 +182,32 @@ static int scan_subscript(struct pr_parser *p)
 static bool scan_param(struct pr_parser *p)
 {
         bool bang = false, list = false;
-        char c;
+        char c, name[31];
+        size_t name_len = 0;
 
         if (pr_enter(p) < 0)
                 return false;
-        p->pos += 2;
+        pr_adv(p, 2);
         if (pr_at(p, 0) == '!' && pr_at(p, 1) != '}') {
                 bang = true;
-                p->pos++;
+                pr_adv(p, 1);
         } else if (pr_at(p, 0) == '#' && pr_at(p, 1) && (name_char(pr_at(p, 1)) || strchr("@*!?$", pr_at(p, 1)))) {
-                p->pos++;  /* ${#name}: a length */
+                pr_adv(p, 1);  /* ${#name}: a length */
         }
         c = pr_at(p, 0);
         if (name_start(c)) {
-                while (name_char(pr_at(p, 0)))
-                        p->pos++;
+                while (name_char(pr_at(p, 0))) {
+                        if (name_len < sizeof(name))
+                                name[name_len] = pr_at(p, 0);
+                        name_len++;
+                        pr_adv(p, 1);
+                }
         } else if (isdigit((unsigned char) c)) {
                 while (isdigit((unsigned char) pr_at(p, 0)))
-                        p->pos++;
+                        pr_adv(p, 1);
         } else if (c && strchr("@*#?-$!", c)) {
                 list = c == '@';
-                p->pos++;
+                pr_adv(p, 1);
         } else {
                 pr_fail(p, "bad ${} substitution");
         }
@@ -208,11 +220,13 @@ static bool scan_param(struct pr_parser *p)
                 else if (!list)
                         pr_opaque(p, "${!name} looks up a variable named by a value: it can run commands");
         }
+        if (!BAD(p) && c != '}' && name_len)   /* ${i:=x}, ${i=x} assign; count every operator */
+                pr_vars_taint_name(p, name, name_len < sizeof(name) ? name_len : 99);   /* 99: too long, overflow */
         if (BAD(p)) {
         } else if (c == '}') {
-                p->pos++;
+                pr_adv(p, 1);
         } else if (c == ':' && !(pr_at(p, 1) && strchr("-=+?", pr_at(p, 1)))) {
-                p->pos++;
+                pr_adv(p, 1);
                 if (scan_param_word(p))
                         pr_opaque(p, "a ${x:offset} offset is arithmetic that reads a variable");
         } else {
@@ -333,6 +347,7 @@ unsigned pr_lex_backtick(struct pr_parser *p, struct stk_buf *b, bool dq)
                 return PR_W_DYN;
         }
         p->pos = i + 1;
+        pr_norm(p);
         script = stk_buf_take(&body);
         if (!script)
                 p->oom = true;
@@ -350,37 +365,38 @@ unsigned pr_lex_dollar(struct pr_parser *p, struct stk_buf *b, bool dq)
         unsigned split = dq ? 0 : PR_W_SPLIT;
 
         if (n == '(' && pr_at(p, 2) == '(') {
-                p->pos += 3;
+                pr_adv(p, 3);
                 pr_scan_arith(p, false);
         } else if (n == '[') {     /* $[ ]: bash's old arithmetic */
-                p->pos += 2;
+                pr_adv(p, 2);
                 pr_scan_arith(p, true);
         } else if (n == '(') {
-                p->pos += 2;
+                pr_adv(p, 2);
                 pr_parse_subst(p);
         } else if (n == '{') {
                 if (scan_param(p))
                         split = PR_W_SPLIT;
         } else if (n == '\'' && !dq) {
-                p->pos += 2;
+                pr_adv(p, 1);
+                p->pos++;   /* the text of $'...' is read raw */
                 lex_ansi_c(p, b);
                 return PR_W_QUOTED;
         } else if (n == '"' && !dq) {
                 /* $"...": translated through a message catalog, so its text
                  * is not what is written. */
-                p->pos++;
+                pr_adv(p, 1);
                 return pr_lex_dquote(p, b) | PR_W_DYN;
         } else if (name_start(n)) {
-                p->pos++;
+                pr_adv(p, 1);
                 while (name_char(pr_at(p, 0)))
-                        p->pos++;
+                        pr_adv(p, 1);
         } else if (n && (isdigit((unsigned char) n) || strchr("@*#?-$!", n))) {
-                p->pos += 2;
+                pr_adv(p, 2);
                 if (n == '@')
                         split = PR_W_SPLIT;
         } else {
                 stk_buf_addc(b, '$');
-                p->pos++;
+                pr_adv(p, 1);
                 return 0;
         }
         stk_buf_add(b, p->s + start, p->pos - start);
@@ -392,26 +408,24 @@ unsigned pr_lex_dquote(struct pr_parser *p, struct stk_buf *b)
 {
         unsigned flags = PR_W_QUOTED;
 
-        p->pos++;
+        pr_adv(p, 1);
         while (!BAD(p)) {
-                char c = pr_at(p, 0), n = pr_at(p, 1);
+                char c = pr_at(p, 0);
                 if (p->pos >= p->len) {
                         pr_fail(p, "unterminated double quote");
                 } else if (c == '"') {
-                        p->pos++;
+                        pr_adv(p, 1);
                         break;
-                } else if (c == '\\' && n == '\n') {
-                        p->pos += 2;
-                } else if (c == '\\' && n && strchr("$`\"\\", n)) {
-                        stk_buf_addc(b, n);
-                        p->pos += 2;
+                } else if (c == '\\' && p->pos + 1 < p->len && strchr("$`\"\\", p->s[p->pos + 1])) {
+                        stk_buf_addc(b, p->s[p->pos + 1]);
+                        pr_adv_escape(p);
                 } else if (c == '$') {
                         flags |= pr_lex_dollar(p, b, true);
                 } else if (c == '`') {
                         flags |= pr_lex_backtick(p, b, true);
                 } else {
                         stk_buf_addc(b, c);
-                        p->pos++;
+                        pr_adv(p, 1);
                 }
         }
         return flags;
@@ -426,13 +440,13 @@ void pr_lex_heredoc_body(struct pr_parser *p)
         while (!BAD(p) && p->pos < p->len) {
                 char c = pr_at(p, 0);
                 if (c == '\\')
-                        p->pos += 2;
+                        pr_adv_escape(p);
                 else if (c == '$')
                         (void) pr_lex_dollar(p, &scratch, true);
                 else if (c == '`')
                         (void) pr_lex_backtick(p, &scratch, true);
                 else
-                        p->pos++;
+                        pr_adv(p, 1);
         }
         take_buf_into(p, &scratch);
 }

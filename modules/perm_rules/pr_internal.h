@@ -51,6 +51,10 @@ struct pr_cmd {
         char **assigns;         /* NAME=value before the command (or alone) */
         size_t n_assigns, cap_assigns;
         const char *opaque;     /* set: what the parser could not see through (static text) */
+        bool stdin_literal;     /* stdin is a here-document or here-string of the string */
+        char **writes;          /* literal files its redirections write (or, alone, a compound's) */
+        size_t n_writes;
+        bool write_dyn;         /* ... and one named by an expansion */
 };
 
 struct pr_cmdlist {
@@ -85,6 +89,11 @@ struct pr_token {
         enum pr_tok kind;
         int op;            /* enum pr_op */
         bool heredoc;      /* PR_T_REDIR: << or <<- */
+        bool herestring;   /* PR_T_REDIR: <<< */
+        bool input;        /* PR_T_REDIR: < << <<< <& <> (fd 0 unless other_fd) */
+        bool output;       /* PR_T_REDIR: > >> >| &> &>> <> >&FILE: its target is written */
+        bool dup;          /* PR_T_REDIR: >& or <&: a number or - is a descriptor, not a file */
+        bool other_fd;     /* PR_T_REDIR: an IO number other than 0 before it (3<<EOF) */
         bool strip_tabs;   /* <<- */
         struct pr_word word;
 };
@@ -92,6 +101,18 @@ struct pr_token {
 struct pr_heredoc {
         char *delim;
         bool strip_tabs, expand;
+};
+
+#define PR_MAX_VARS 32
+struct pr_names {
+        char v[PR_MAX_VARS][32];
+        size_t n;
+        bool overflow;
+};
+struct pr_vars {                 /* pr_vars.c */
+        struct pr_names numeric; /* for-loop variables over numbers */
+        struct pr_names tainted; /* names bound some other way */
+        struct pr_names pending; /* numeric names arithmetic read */
 };
 
 struct pr_parser {
@@ -105,11 +126,15 @@ struct pr_parser {
         struct pr_token peek;
         struct pr_heredoc heredocs[PR_MAX_HEREDOCS];
         size_t n_heredocs;
+        struct pr_vars vars;
 };
 
 /* pr_lex.c */
 int pr_lex(struct pr_parser *p, struct pr_token *ret);
-char pr_at(const struct pr_parser *p, size_t k);  /* the char k ahead, or NUL */
+char pr_at(const struct pr_parser *p, size_t k);  /* the char k ahead, continuations skipped, or NUL */
+void pr_adv(struct pr_parser *p, size_t k);       /* k chars on, continuations skipped */
+void pr_adv_escape(struct pr_parser *p);          /* past a backslash and the char it quotes */
+void pr_norm(struct pr_parser *p);                /* past line continuations at pos */
 bool pr_lex_arith_command(struct pr_parser *p);  /* after a `(` token: `((...))`? */
 /* pr_expand.c: each appends the expansion to b and returns pr_word_flags */
 unsigned pr_lex_dollar(struct pr_parser *p, struct stk_buf *b, bool in_dquotes);
@@ -124,6 +149,12 @@ void pr_leave(struct pr_parser *p);
 void pr_fail(struct pr_parser *p, const char *why);
 void pr_opaque(struct pr_parser *p, const char *why);
 void pr_token_done(struct pr_token *t);
+/* pr_vars.c */
+void pr_vars_taint(struct pr_parser *p, const char *word);
+void pr_vars_taint_name(struct pr_parser *p, const char *name, size_t len);
+void pr_vars_loop(struct pr_parser *p, const struct pr_word *name, const struct pr_word *words, size_t n);
+bool pr_vars_defer(struct pr_parser *p, const char *name, size_t len);   /* a read set aside? */
+void pr_vars_resolve(struct pr_parser *p);
 /* pr_parse.c */
 void pr_parse_list(struct pr_parser *p);
 void pr_parse_subst(struct pr_parser *p);         /* after `$(` or `<(`: up to `)` */
@@ -138,12 +169,21 @@ struct pr_pattern {
         char **globs;    /* one fnmatch(3) glob per word, the trailing bare `*` left out */
         size_t n;
         bool rest;       /* ended with a bare `*`: any number of further words */
+        struct pr_set {  /* {a,b}: each element matches an option or operand after the fixed words */
+                char **elems;
+                size_t n;
+        } *sets;
+        size_t n_sets;   /* set: rest is true, and globs[0..n) are the fixed words before the sets */
+        size_t set_at;   /* globs before the first set */
 };
 
 struct pr_rules {
         struct pr_pattern *pats[PR_NKINDS];
         size_t n[PR_NKINDS];
         enum stk_verdict dflt;   /* for a command no pattern matches */
+        char **trusted;          /* trusted_sources: absolute globs (~ expanded) `source` may read */
+        size_t n_trusted;
+        bool interpreters_ask;   /* interpreters: ask: inline code (python3 -c, ...) is ASK */
 };
 
 /* Compile the argument lists.  On a policy error returns -EINVAL with
@@ -151,6 +191,15 @@ struct pr_rules {
 int pr_rules_compile(const char *const *deny, const char *const *ask, const char *const *allow,
                      const char *dflt, struct pr_rules *ret, char **ret_error);
 void pr_rules_done(struct pr_rules *r);
+/* trusted_sources: each glob absolute or `~/...` (expanded with `home`);
+ * -EINVAL with *ret_error otherwise. */
+int pr_rules_trust(struct pr_rules *r, const char *const *globs, const char *home, char **ret_error);
+/* Both of the above and `interpreters: ask|allow`; frees r on failure. */
+int pr_rules_options(struct pr_rules *r, const char *const *trusted, const char *home, const char *interpreters,
+                     char **ret_error);
+/* A literal path `source` may read without a verdict: absolute, no `.` or
+ * `..` component, matching a trusted glob (FNM_PATHNAME). */
+bool pr_rules_trusted(const struct pr_rules *r, const char *path);
 int pr_pattern_parse(const char *text, struct pr_pattern *ret, const char **ret_why);
 void pr_pattern_done(struct pr_pattern *p);
 
@@ -181,6 +230,7 @@ enum pr_unwrap_kind {
         PR_UNWRAP_SELF,    /* runs no command of its own (`command -v x`): judge it as it is */
         PR_UNWRAP_EMPTY,   /* nothing runs (`exec` with only redirections) */
         PR_UNWRAP_OPAQUE,  /* cannot see through: ASK for `why` */
+        PR_UNWRAP_SHELL,   /* runs a shell string: `shell`, or words start.. joined by blanks */
 };
 
 struct pr_unwrap {
@@ -189,6 +239,8 @@ struct pr_unwrap {
         size_t assign_from, assign_to;  /* NAME=value operands (env, sudo) */
         bool xargs;                     /* the command gets words from stdin */
         const char *replace;            /* xargs -I: this string stands for a stdin line */
+        const char *shell;              /* su -c STRING, flock -c STRING, ... */
+        bool joined;                    /* watch, sg: the words from `start` joined */
         const char *why;
 };
 int pr_unwrap(const struct pr_word *w, size_t n, struct pr_unwrap *ret);
@@ -206,11 +258,77 @@ struct pr_shell {
 };
 void pr_shell_args(const struct pr_word *w, size_t n, struct pr_shell *ret);
 const char *pr_basename(const char *path);
+bool pr_is_stream_path(const char *path);
 /* For explain and the man-page test. */
 const char *pr_wrapper_name(size_t i);
 extern const char *const pr_parsed_shells[];  /* NULL-terminated */
 bool pr_is_identifier(const char *s, size_t n);
 const char *pr_risky_assignment(const char *assign);
+
+/* ---- tools (pr_tools.c, pr_forms.c) -------------------------------------- */
+
+/* Candidates of a flag set: options in canonical spelling and operands. */
+struct pr_cand {
+        const char *text;
+        bool sure;          /* no expansion before it (which could be `--` or make it a value) */
+};
+struct pr_cands {
+        struct pr_cand *v;
+        size_t n, cap;
+        char *pool;         /* "-X" strings for letters of unknown clusters */
+        size_t pool_len, pool_cap;
+};
+/* The candidates of words[from..] (from is at least the tool's own words:
+ * `rm`, `git push`).  Returns 0 or -ENOMEM. */
+int pr_candidates(const struct pr_word *w, size_t n, size_t from, struct pr_cands *ret);
+void pr_cands_done(struct pr_cands *c);
+
+#define PR_MAX_FORMS 4
+struct pr_form {
+        struct pr_word *w;  /* texts borrowed from the command or static */
+        size_t n;
+};
+struct pr_forms {
+        struct pr_form f[PR_MAX_FORMS];
+        size_t n;
+        const char *ask;    /* set: the tool is told to run code of the string's choosing */
+};
+/* The command as its tool reads it: global options stripped, alternative
+ * spellings mapped.  Returns 0 or -ENOMEM; no form when there is nothing
+ * to add. */
+int pr_tool_forms(const struct pr_word *w, size_t n, struct pr_forms *ret);
+void pr_forms_done(struct pr_forms *f);
+
+/* pr_code.c: options that run code of their value, interpreters. */
+enum pr_code_kind { PR_CODE_NONE, PR_CODE_SHELL, PR_CODE_ASK };
+struct pr_code {
+        enum pr_code_kind kind;
+        const char *shell;   /* PR_CODE_SHELL: the string to parse */
+        const char *why;     /* PR_CODE_ASK */
+};
+/* The next code option in words[from..]; returns the index to go on from
+ * (n when done). */
+int pr_code_scan(const struct pr_word *w, size_t n, size_t from, struct pr_code *ret);
+bool pr_known_runner(const char *prog);
+/* Why an interpreter's command is ASK, or NULL.  stdin_literal: its
+ * standard input is a here-document or here-string of the string. */
+const char *pr_interpreter_check(const struct pr_word *w, size_t n, bool stdin_literal, bool ask_inline);
+
+/* pr_writes.c: files written, then run, in one string. */
+#define PR_MAX_WRITTEN 64
+struct pr_written {
+        char *paths[PR_MAX_WRITTEN];
+        size_t n;
+        bool dyn;        /* a write whose file is known only at run time */
+        bool overflow;   /* more than PR_MAX_WRITTEN: every run is suspect */
+};
+void pr_written_add(struct pr_written *wr, const char *path);
+void pr_written_from_words(struct pr_written *wr, const struct pr_word *w, size_t n);
+/* Why running this command runs a file the string wrote, or NULL. */
+const char *pr_runs_written(const struct pr_written *wr, const struct pr_word *w, size_t n);
+void pr_written_done(struct pr_written *wr);
+char *pr_path_join(const char *cwd, const char *path);            /* malloc()ed, or NULL */
+const char *pr_path_under(const char *abs, const char *const *list); /* the entry abs is in, or NULL */
 
 /* ---- the decision (pr_check.c) ------------------------------------------- */
 
@@ -233,4 +351,8 @@ struct pr_result {
 /* The verdict for a request's argv (a shell string is parsed; wrappers and
  * nested shells are seen through).  Returns 0 or -ENOMEM. */
 int pr_decide(const struct pr_rules *rules, const char *const *argv, struct pr_result *ret);
+/* The same, with the request's working directory and the run's protected
+ * paths: a write target inside one is DENY. */
+int pr_decide_in(const struct pr_rules *rules, const char *const *argv, const char *cwd,
+                 const char *const *protected, struct pr_result *ret);
 void pr_result_done(struct pr_result *r);

@@ -54,9 +54,46 @@ void pr_token_done(struct pr_token *t)
         *t = (struct pr_token){ 0 };
 }
 
+/* Bash removes a backslash-newline before it reads a character anywhere
+ * but inside single quotes, $'...', a comment or a quoted here-document
+ * body, so `$\<newline>{X}` is `${X}` and `&\<newline>&` is `&&`.  Every
+ * read of the lexer goes through these: `pos` never rests on a line
+ * continuation, and a lookahead skips them.  The raw readers (quotes,
+ * comments, escapes) use p->s directly. */
+static size_t skip_continuations(const struct pr_parser *p, size_t at)
+{
+        while (at + 1 < p->len && p->s[at] == '\\' && p->s[at + 1] == '\n')
+                at += 2;
+        return at;
+}
+
+void pr_norm(struct pr_parser *p)
+{
+        p->pos = skip_continuations(p, p->pos);
+}
+
 char pr_at(const struct pr_parser *p, size_t k)
 {
-        return p->pos + k < p->len ? p->s[p->pos + k] : '\0';
+        size_t at = skip_continuations(p, p->pos);
+
+        for (; k > 0 && at < p->len; k--)
+                at = skip_continuations(p, at + 1);
+        return at < p->len ? p->s[at] : '\0';
+}
+
+void pr_adv(struct pr_parser *p, size_t k)
+{
+        pr_norm(p);
+        for (; k > 0 && p->pos < p->len; k--)
+                p->pos = skip_continuations(p, p->pos + 1);
+}
+
+/* Past a backslash and the character it quotes (which may be a
+ * backslash: `\\<newline>` is no continuation). */
+void pr_adv_escape(struct pr_parser *p)
+{
+        p->pos = p->pos + 2 <= p->len ? p->pos + 2 : p->len;
+        pr_norm(p);
 }
 
 static bool is_blank(char c)
@@ -81,15 +118,15 @@ static void lex_array(struct pr_parser *p, struct stk_buf *b)
 
         if (pr_enter(p) < 0)
                 return;
-        p->pos++;
+        pr_adv(p, 1);
         while (!BAD(p)) {
                 struct pr_token t;
                 pr_lex_skip_blanks(p);
                 while (pr_at(p, 0) == '\n' || pr_at(p, 0) == '#') {
                         while (pr_at(p, 0) == '#' && p->pos < p->len && p->s[p->pos] != '\n')
-                                p->pos++;
+                                p->pos++;   /* a comment: no continuation */
                         if (pr_at(p, 0) == '\n')
-                                p->pos++;
+                                pr_adv(p, 1);
                         pr_lex_skip_blanks(p);
                 }
                 if (p->pos >= p->len) {
@@ -97,7 +134,7 @@ static void lex_array(struct pr_parser *p, struct stk_buf *b)
                         break;
                 }
                 if (pr_at(p, 0) == ')') {
-                        p->pos++;
+                        pr_adv(p, 1);
                         break;
                 }
                 if (strchr(";&|(<>", pr_at(p, 0))) {
@@ -187,7 +224,7 @@ static void lex_plain(struct pr_parser *p, struct word_state *w, size_t start)
                 break;
         }
         stk_buf_addc(&w->b, c);
-        p->pos++;
+        pr_adv(p, 1);
 }
 
 static void lex_word(struct pr_parser *p, struct pr_word *ret)
@@ -195,7 +232,7 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
         struct word_state w = { .literal = true };
         size_t start = p->pos;
 
-        while (!BAD(p) && p->pos < p->len) {
+        while (!BAD(p) && (pr_norm(p), p->pos < p->len)) {
                 char c = p->s[p->pos], n = pr_at(p, 1);
                 if (is_blank(c) || strchr("\n;&|)", c))
                         break;
@@ -207,7 +244,7 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
                         break;
                 } else if (c == '<' || c == '>') {   /* <( ) >( ): a path to a pipe */
                         size_t s0 = p->pos;
-                        p->pos += 2;
+                        pr_adv(p, 2);
                         pr_parse_subst(p);
                         stk_buf_add(&w.b, p->s + s0, p->pos - s0);
                         w.flags |= PR_W_DYN;
@@ -229,8 +266,8 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
                 } else if (c == '\\' && n == '\n') {
                         p->pos += 2;    /* line continuation */
                 } else if (c == '\\' && p->pos + 1 < p->len) {
-                        stk_buf_addc(&w.b, n);
-                        p->pos += 2;
+                        stk_buf_addc(&w.b, p->s[p->pos + 1]);
+                        pr_adv_escape(p);
                         w.flags |= PR_W_QUOTED;
                         w.literal = false;
                 } else {
@@ -245,44 +282,59 @@ static void lex_word(struct pr_parser *p, struct pr_word *ret)
 
 void pr_lex_skip_blanks(struct pr_parser *p)
 {
+        for (pr_norm(p); p->pos < p->len && is_blank(p->s[p->pos]);)
+                pr_adv(p, 1);
+}
+
+/* One line of a here-document body into `line` (emptied first).  With an
+ * unquoted delimiter bash joins a line that ends in an unquoted backslash
+ * to the next before it compares the delimiter, so `EO\<newline>F` ends
+ * the body; a quoted delimiter keeps lines as they are. */
+static void heredoc_line(struct pr_parser *p, const struct pr_heredoc *d, struct stk_buf *line)
+{
+        stk_buf_truncate(line, 0);
         while (p->pos < p->len) {
-                if (is_blank(p->s[p->pos]))
-                        p->pos++;
-                else if (p->s[p->pos] == '\\' && pr_at(p, 1) == '\n')
-                        p->pos += 2;
-                else
-                        break;
+                const char *at = p->s + p->pos, *nl = memchr(at, '\n', p->len - p->pos);
+                size_t len = nl ? (size_t) (nl - at) : p->len - p->pos, slashes = 0;
+                p->pos += len + (nl != NULL);
+                while (d->strip_tabs && len && *at == '\t') {
+                        at++;
+                        len--;
+                }
+                while (slashes < len && at[len - 1 - slashes] == '\\')
+                        slashes++;
+                if (!d->expand || !nl || slashes % 2 == 0) {
+                        stk_buf_add(line, at, len);
+                        return;
+                }
+                stk_buf_add(line, at, len - 1);
         }
 }
 
 /* After a newline: the bodies of the here-documents opened on that line. */
 static void read_heredocs(struct pr_parser *p)
 {
+        struct stk_buf line = { 0 };
+
         for (size_t h = 0; h < p->n_heredocs && !BAD(p); h++) {
                 struct pr_heredoc *d = &p->heredocs[h];
                 struct stk_buf body = { 0 };
-                size_t dlen = strlen(d->delim);
                 while (p->pos < p->len) {
-                        const char *line = p->s + p->pos, *nl = memchr(line, '\n', p->len - p->pos);
-                        size_t len = nl ? (size_t) (nl - line) : p->len - p->pos;
-                        p->pos += len + (nl != NULL);
-                        while (d->strip_tabs && len && *line == '\t') {
-                                line++;
-                                len--;
-                        }
-                        if (len == dlen && memcmp(line, d->delim, dlen) == 0)
+                        heredoc_line(p, d, &line);
+                        if (line.len == strlen(d->delim) && memcmp(line.s, d->delim, line.len) == 0)
                                 break;
-                        stk_buf_add(&body, line, len);
+                        stk_buf_add(&body, line.s ? line.s : "", line.len);
                         stk_buf_addc(&body, '\n');
                 }
                 /* An unterminated body ends at the end of the string, as in bash. */
                 char *text = stk_buf_take(&body);
-                if (!text)
+                if (!text || line.err < 0)
                         p->oom = true;
                 else if (d->expand)
                         pr_parse_nested(p, text, true);
                 free(text);
         }
+        free(stk_buf_take(&line));
         for (size_t h = 0; h < p->n_heredocs; h++)
                 free(p->heredocs[h].delim);
         p->n_heredocs = 0;
@@ -293,26 +345,27 @@ static void lex_operator(struct pr_parser *p, struct pr_token *t)
         char c = pr_at(p, 0), n = pr_at(p, 1);
 
         t->kind = PR_T_OP;
-        p->pos++;
+        pr_adv(p, 1);
         switch (c) {
         case ';':
                 t->op = PR_OP_SEMI;
                 if (n == ';' || n == '&') {   /* ;; ;& ;;& */
                         t->op = PR_OP_CASE_END;
-                        p->pos += 1 + (n == ';' && pr_at(p, 1) == '&');
+                        pr_adv(p, 1 + (n == ';' && pr_at(p, 1) == '&'));
                 }
                 break;
         case '&':
                 t->op = n == '&' ? PR_OP_AND : PR_OP_AMP;
-                p->pos += n == '&';
+                pr_adv(p, n == '&');
                 if (n == '>') {   /* &> &>> */
                         t->kind = PR_T_REDIR;
-                        p->pos += 1 + (pr_at(p, 1) == '>');
+                        t->output = true;
+                        pr_adv(p, 1 + (pr_at(p, 1) == '>'));
                 }
                 break;
         case '|':
                 t->op = n == '|' ? PR_OP_OR : PR_OP_PIPE;
-                p->pos += n == '|' || n == '&';
+                pr_adv(p, n == '|' || n == '&');
                 break;
         case '(': t->op = PR_OP_LPAREN; break;
         default: t->op = PR_OP_RPAREN; break;
@@ -325,40 +378,44 @@ static void lex_redirection(struct pr_parser *p, struct pr_token *t)
         char c = pr_at(p, 0), n = pr_at(p, 1);
 
         t->kind = PR_T_REDIR;
-        p->pos++;
+        t->input = c == '<';
+        t->output = c == '>' || n == '>';
+        pr_adv(p, 1);
         if (c == '<' && n == '<') {
-                p->pos++;
+                pr_adv(p, 1);
                 if (pr_at(p, 0) == '<') {
-                        p->pos++;            /* <<< here-string: its word is an ordinary word */
+                        pr_adv(p, 1);            /* <<< here-string: its word is an ordinary word */
+                        t->herestring = true;
                 } else {
                         t->heredoc = true;
                         t->strip_tabs = pr_at(p, 0) == '-';
-                        p->pos += t->strip_tabs;
+                        pr_adv(p, t->strip_tabs);
                 }
         } else if (n && strchr(c == '<' ? "&>" : ">&|", n)) {
-                p->pos++;
+                t->dup = n == '&';
+                pr_adv(p, 1);
         }
 }
 
 /* `2>`, `{fd}>`: an IO number or name before a redirection. */
 static size_t io_prefix(const struct pr_parser *p)
 {
-        size_t k = p->pos;
+        size_t k = 0;
 
-        if (isdigit((unsigned char) p->s[k])) {
-                while (k < p->len && isdigit((unsigned char) p->s[k]))
+        if (isdigit((unsigned char) pr_at(p, 0))) {
+                while (isdigit((unsigned char) pr_at(p, k)))
                         k++;
-        } else if (p->s[k] == '{' && k + 1 < p->len && name_start(p->s[k + 1])) {
-                for (k++; k < p->len && name_char(p->s[k]); k++)
+        } else if (pr_at(p, 0) == '{' && name_start(pr_at(p, 1))) {
+                for (k = 1; name_char(pr_at(p, k)); k++)
                         ;
-                if (k >= p->len || p->s[k] != '}')
+                if (pr_at(p, k) != '}')
                         return 0;
                 k++;
         } else {
                 return 0;
         }
-        if (k < p->len && (p->s[k] == '<' || p->s[k] == '>') && !(k + 1 < p->len && p->s[k + 1] == '('))
-                return k - p->pos;
+        if ((pr_at(p, k) == '<' || pr_at(p, k) == '>') && pr_at(p, k + 1) != '(')
+                return k;
         return 0;
 }
 
@@ -376,11 +433,11 @@ int pr_lex(struct pr_parser *p, struct pr_token *t)
                 if (p->s[p->pos] != '#')
                         break;
                 while (p->pos < p->len && p->s[p->pos] != '\n')
-                        p->pos++;
+                        p->pos++;   /* a comment: no continuation */
         }
         c = p->s[p->pos];
         if (c == '\n') {
-                p->pos++;
+                pr_adv(p, 1);
                 t->kind = PR_T_NEWLINE;
                 read_heredocs(p);
         } else if (strchr(";&|()", c)) {
@@ -388,8 +445,10 @@ int pr_lex(struct pr_parser *p, struct pr_token *t)
         } else if ((c == '<' || c == '>') && pr_at(p, 1) != '(') {
                 lex_redirection(p, t);
         } else if ((io = io_prefix(p)) > 0) {
-                p->pos += io;
+                bool zero = io == 1 && pr_at(p, 0) == '0';
+                pr_adv(p, io);
                 lex_redirection(p, t);
+                t->other_fd = !zero;
         } else {
                 t->kind = PR_T_WORD;
                 lex_word(p, &t->word);
@@ -403,7 +462,7 @@ bool pr_lex_arith_command(struct pr_parser *p)
 {
         if (pr_at(p, 0) != '(')
                 return false;
-        p->pos++;
+        pr_adv(p, 1);
         pr_scan_arith(p, false);
         return true;
 }

@@ -30,6 +30,9 @@ void pr_cmd_done(struct pr_cmd *c)
         for (size_t i = 0; i < c->n_assigns; i++)
                 free(c->assigns[i]);
         free(c->assigns);
+        for (size_t i = 0; i < c->n_writes; i++)
+                free(c->writes[i]);
+        free(c->writes);
         *c = (struct pr_cmd){ 0 };
 }
 
@@ -168,12 +171,35 @@ static bool at_list_end(struct pr_parser *p)
 
 static void parse_command(struct pr_parser *p);
 
-static void parse_redirection(struct pr_parser *p)
+/* Returns 1 when it gives stdin a here-document or here-string, -1 when
+ * it gives stdin something else, 0 when it leaves stdin alone. */
+static int add_write(struct pr_cmd *c, struct pr_word *w);
+static void note(struct pr_parser *p, int r);
+
+/* An output redirection's target, unless it duplicates a descriptor
+ * (>&2, >&-) or is a device (/dev/null). */
+static void note_write(struct pr_parser *p, struct pr_cmd *c, struct pr_word *target, bool dup_op)
+{
+        const char *t = target->text;
+
+        if (!t || (dup_op && !(target->flags & PR_W_DYN) && (strspn(t, "0123456789") == strlen(t) || !strcmp(t, "-"))))
+                return;
+        if (target->flags & PR_W_DYN)
+                c->write_dyn = true;
+        else if (strncmp(t, "/dev/", 5) != 0 && add_write(c, target) < 0)
+                p->oom = true;
+}
+
+static int parse_redirection(struct pr_parser *p, struct pr_cmd *c)
 {
         struct pr_token r, target;
+        int literal;
 
         take(p, &r);
+        literal = !r.input || r.other_fd ? 0 : r.heredoc || r.herestring ? 1 : -1;
         take(p, &target);
+        if (target.kind == PR_T_WORD && r.output)
+                note_write(p, c, &target.word, r.dup);
         if (target.kind != PR_T_WORD) {
                 pr_fail(p, "a redirection without a target");
         } else if (r.heredoc) {
@@ -189,12 +215,20 @@ static void parse_redirection(struct pr_parser *p)
         }
         pr_token_done(&r);
         pr_token_done(&target);
+        return literal;
 }
 
+/* A compound command's redirections: its writes become an entry of their
+ * own (no words), after the commands inside. */
 static void parse_redirections(struct pr_parser *p)
 {
+        struct pr_cmd c = { 0 };
+
         while (!BAD(p) && peek(p)->kind == PR_T_REDIR)
-                parse_redirection(p);
+                (void) parse_redirection(p, &c);   /* stdin: its inner commands read their own */
+        if (!BAD(p) && (c.n_writes || c.write_dyn))
+                note(p, pr_cmdlist_push(p->out, &c));
+        pr_cmd_done(&c);
 }
 
 /* `array` with room for one more element (doubling), or NULL with
@@ -242,6 +276,21 @@ static int add_assign(struct pr_cmd *c, struct pr_word *w)
         return 0;
 }
 
+static int add_write(struct pr_cmd *c, struct pr_word *w)
+{
+        char **nw;
+
+        if (c->n_writes >= PR_MAX_WORDS)
+                return -E2BIG;
+        nw = stk_reallocarray(c->writes, c->n_writes + 1, sizeof(*nw));
+        if (!nw)
+                return -ENOMEM;
+        c->writes = nw;
+        c->writes[c->n_writes++] = w->text;
+        w->text = NULL;
+        return 0;
+}
+
 static void note(struct pr_parser *p, int r)
 {
         if (r == -ENOMEM)
@@ -275,10 +324,14 @@ static void parse_simple(struct pr_parser *p, struct pr_word *first)
         while (!BAD(p)) {
                 struct pr_token *t = peek(p);
                 if (t->kind == PR_T_REDIR) {
-                        parse_redirection(p);
+                        int in = parse_redirection(p, &c);
+                        if (in)
+                                c.stdin_literal = in > 0;
                 } else if (t->kind == PR_T_WORD) {
                         struct pr_token w;
                         take(p, &w);
+                        if (w.word.text)
+                                pr_vars_taint(p, w.word.text);
                         if (c.n_words == 0 && (w.word.flags & PR_W_ASSIGN))
                                 note(p, add_assign(&c, &w.word));
                         else
@@ -292,7 +345,7 @@ static void parse_simple(struct pr_parser *p, struct pr_word *first)
                         break;
                 }
         }
-        if (!BAD(p) && (c.n_words || c.n_assigns))
+        if (!BAD(p) && (c.n_words || c.n_assigns || c.n_writes || c.write_dyn))
                 note(p, pr_cmdlist_push(p->out, &c));
         pr_cmd_done(&c);
 }
@@ -349,16 +402,24 @@ static void parse_for(struct pr_parser *p)
         if (is_op(p, PR_OP_LPAREN) && pr_lex_arith_command(p)) {
                 skip(p);
         } else {
+                struct pr_cmd words = { 0 };
                 take(p, &name);
                 if (name.kind != PR_T_WORD)
                         pr_fail(p, "for without a variable name");
-                pr_token_done(&name);
                 skip_newlines(p);
                 if (!BAD(p) && is_reserved(p, "in")) {
                         skip(p);
-                        while (!BAD(p) && peek(p)->kind == PR_T_WORD)
-                                skip(p);   /* their substitutions are already in the list */
+                        while (!BAD(p) && peek(p)->kind == PR_T_WORD) {
+                                struct pr_token w;
+                                take(p, &w);   /* its substitutions are already in the list */
+                                note(p, add_word(&words, &w.word));
+                                pr_token_done(&w);
+                        }
                 }
+                if (!BAD(p) && name.kind == PR_T_WORD)
+                        pr_vars_loop(p, &name.word, words.words, words.n_words);
+                pr_cmd_done(&words);
+                pr_token_done(&name);
         }
         if (!BAD(p) && (is_op(p, PR_OP_SEMI) || peek(p)->kind == PR_T_NEWLINE))
                 skip(p);
@@ -643,6 +704,8 @@ static void parser_done(struct pr_parser *p)
 static void parse_script(struct pr_parser *p)
 {
         pr_parse_list(p);
+        if (!BAD(p))
+                pr_vars_resolve(p);
         if (!BAD(p) && peek(p)->kind != PR_T_EOF)
                 pr_fail(p, is_op(p, PR_OP_RPAREN) ? "unexpected )" : "unexpected token");
 }
@@ -655,8 +718,10 @@ void pr_parse_nested(struct pr_parser *p, const char *script, bool heredoc_body)
         if (pr_enter(p) < 0)
                 return;
         sub.depth = p->depth;
-        if (heredoc_body)
+        if (heredoc_body) {
                 pr_lex_heredoc_body(&sub);
+                pr_vars_resolve(&sub);
+        }
         else
                 parse_script(&sub);
         parser_done(&sub);

@@ -87,11 +87,67 @@ static const char *glob_problem(const char *g)
 
 void pr_pattern_done(struct pr_pattern *p)
 {
+        for (size_t i = 0; i < p->n_sets; i++) {
+                for (size_t j = 0; j < p->sets[i].n; j++)
+                        free(p->sets[i].elems[j]);
+                free(p->sets[i].elems);
+        }
+        free(p->sets);
         for (size_t i = 0; i < p->n; i++)
                 free(p->globs[i]);
         free(p->globs);
         free(p->text);
         *p = (struct pr_pattern){ 0 };
+}
+
+/* A flag set {a,b,...}: opt-in syntax (a `{` could not start a useful
+ * word glob before: fnmatch has no braces).  `{}` stays a literal word, as
+ * in "find * -exec * {} ;". */
+static bool is_set_word(const char *g, bool quoted)
+{
+        size_t n = strlen(g);
+
+        return !quoted && n > 2 && g[0] == '{' && g[n - 1] == '}';
+}
+
+static int push_set(struct pr_pattern *p, char *g, const char **why)
+{
+        struct pr_set set = { 0 };
+        struct pr_set *ns;
+        size_t len = strlen(g);
+        int r = 0;
+
+        g[len - 1] = '\0';
+        for (char *e = g + 1, *end; r == 0; e = end + 1) {
+                end = e + strcspn(e, ",");
+                bool last = *end == '\0';
+                *end = '\0';
+                char **ne = stk_reallocarray(set.elems, set.n + 1, sizeof(*ne));
+                if (!ne || !(set.elems = ne, ne[set.n] = strdup(e)))
+                        r = -ENOMEM;
+                else if (!*e || set.n >= PR_MAX_PATTERN_WORDS || (*why = glob_problem(e)))
+                        r = (set.n++, *why = *why ? *why : "has an empty or too long flag set {...}", -EINVAL);
+                else
+                        set.n++;
+                if (last)
+                        break;
+        }
+        ns = r == 0 ? stk_reallocarray(p->sets, p->n_sets + 1, sizeof(*ns)) : NULL;
+        if (r == 0 && !ns)
+                r = -ENOMEM;
+        if (r < 0) {
+                for (size_t i = 0; i < set.n; i++)
+                        free(set.elems[i]);
+                free(set.elems);
+                free(g);
+                return r;
+        }
+        if (p->n_sets == 0)
+                p->set_at = p->n;
+        p->sets = ns;
+        p->sets[p->n_sets++] = set;
+        free(g);
+        return 0;
 }
 
 /* One word of a pattern; a bare `*` is remembered, since the last one
@@ -103,6 +159,10 @@ static int push_glob(struct pr_pattern *p, struct stk_buf *b, bool quoted, bool 
 
         if (!g)
                 return -ENOMEM;
+        if (is_set_word(g, quoted)) {
+                *last_bare = false;
+                return push_set(p, g, why);
+        }
         *why = glob_problem(g);
         if (!*why && p->n > PR_MAX_PATTERN_WORDS)
                 *why = "has more words than perm_rules matches";
@@ -186,7 +246,14 @@ int pr_pattern_parse(const char *text, struct pr_pattern *ret, const char **ret_
                 free(p.globs[--p.n]);
                 p.rest = true;
         }
-        if (r >= 0 && (p.n > PR_MAX_PATTERN_WORDS || (p.n == 0 && !p.rest))) {
+        if (r >= 0 && p.n_sets) {
+                p.rest = true;
+                if (p.n != p.set_at) {
+                        *ret_why = "has a word after a flag set {...} (only more sets and a final * may follow)";
+                        r = -EINVAL;
+                }
+        }
+        if (r >= 0 && (p.n > PR_MAX_PATTERN_WORDS || (p.n == 0 && !p.rest) || (p.n == 0 && p.n_sets))) {
                 /* pr_pattern_may's rows are PR_MAX_PATTERN_WORDS + 1 long */
                 *ret_why = p.n ? "has more words than perm_rules matches" : "is empty";
                 r = -EINVAL;
@@ -216,7 +283,7 @@ static bool all_stars(const char *g)
         return *g && strspn(g, "*") == strlen(g);
 }
 
-bool pr_pattern_sure(const struct pr_pattern *p, const struct pr_word *w, size_t n)
+static bool fixed_sure(const struct pr_pattern *p, const struct pr_word *w, size_t n)
 {
         size_t i = 0, j = 0;
 
@@ -237,7 +304,7 @@ bool pr_pattern_sure(const struct pr_pattern *p, const struct pr_word *w, size_t
 /* may[i] for words j.. is computed from j = n down, one row per word: an
  * unquoted expansion may vanish (row below, same i) or stand for pattern
  * word i and more (same row, i + 1). */
-bool pr_pattern_may(const struct pr_pattern *p, const struct pr_word *w, size_t n)
+static bool fixed_may(const struct pr_pattern *p, const struct pr_word *w, size_t n)
 {
         bool next[PR_MAX_PATTERN_WORDS + 1], cur[PR_MAX_PATTERN_WORDS + 1];
         size_t np = p->n;
@@ -258,6 +325,76 @@ bool pr_pattern_may(const struct pr_pattern *p, const struct pr_word *w, size_t 
                 }
         }
         return cur[0] || (p->rest && np == 0);
+}
+
+/* The canonical spelling of a set element that is a plain option, by the
+ * command's own grammar (`-R` is `-r` for rm); NULL when it has none. */
+static const char *element_canon(const struct pr_word *w, size_t from, const char *elem, struct pr_cands *scratch)
+{
+        struct pr_word one[2] = { w[0], { (char *) elem, 0 } };
+
+        if (elem[0] != '-' || strpbrk(elem, "*?[\\"))
+                return NULL;
+        if (from > 1) {   /* `git push {...}`: the grammar is chosen by the fixed words */
+                struct pr_word *c = calloc(from + 1, sizeof(*c));
+                const char *canon = NULL;
+                if (!c)
+                        return NULL;
+                memcpy(c, w, from * sizeof(*c));
+                c[from] = one[1];
+                if (pr_candidates(c, from + 1, from, scratch) == 0 && scratch->n)
+                        canon = scratch->v[0].text == elem ? NULL : scratch->v[0].text;
+                free(c);
+                return canon;
+        }
+        if (pr_candidates(one, 2, 1, scratch) == 0 && scratch->n)
+                return scratch->v[0].text == elem ? NULL : scratch->v[0].text;
+        return NULL;
+}
+
+/* Does some candidate (a sure one, when `sure`) match the element? */
+static bool element_found(const struct pr_cands *c, const char *elem, const char *canon, bool sure)
+{
+        for (size_t i = 0; i < c->n; i++)
+                if ((!sure || c->v[i].sure) &&
+                    (fnmatch(elem, c->v[i].text, 0) == 0 || (canon && strcmp(canon, c->v[i].text) == 0)))
+                        return true;
+        return false;
+}
+
+/* Every element of every set, found among the candidates.  Out of memory:
+ * never sure, always may. */
+static bool sets_match(const struct pr_pattern *p, const struct pr_word *w, size_t n, bool sure)
+{
+        struct pr_cands c;
+        bool dyn = false, ok = true;
+
+        for (size_t i = 1; i < n; i++)
+                dyn |= (w[i].flags & PR_W_DYN) != 0;
+        if (!sure && dyn)
+                return true;    /* an expansion may be any option */
+        if (pr_candidates(w, n, p->set_at, &c) < 0)
+                return !sure;
+        for (size_t s = 0; ok && s < p->n_sets; s++)
+                for (size_t e = 0; ok && e < p->sets[s].n; e++) {
+                        struct pr_cands scratch = { 0 };
+                        const char *elem = p->sets[s].elems[e];
+                        const char *canon = element_canon(w, p->set_at, elem, &scratch);
+                        ok = element_found(&c, elem, canon, sure);
+                        pr_cands_done(&scratch);
+                }
+        pr_cands_done(&c);
+        return ok;
+}
+
+bool pr_pattern_sure(const struct pr_pattern *p, const struct pr_word *w, size_t n)
+{
+        return fixed_sure(p, w, n) && (!p->n_sets || sets_match(p, w, n, true));
+}
+
+bool pr_pattern_may(const struct pr_pattern *p, const struct pr_word *w, size_t n)
+{
+        return fixed_may(p, w, n) && (!p->n_sets || sets_match(p, w, n, false));
 }
 
 static void judge(const struct pr_rules *r, const struct pr_word *w, size_t n, bool layer, struct pr_judgement *ret)
@@ -300,6 +437,9 @@ void pr_rules_judge_layer(const struct pr_rules *r, const struct pr_word *w, siz
 
 void pr_rules_done(struct pr_rules *r)
 {
+        for (size_t i = 0; i < r->n_trusted; i++)
+                free(r->trusted[i]);
+        free(r->trusted);
         for (int k = 0; k < PR_NKINDS; k++) {
                 for (size_t i = 0; i < r->n[k]; i++)
                         pr_pattern_done(&r->pats[k][i]);
@@ -350,4 +490,87 @@ int pr_rules_compile(const char *const *deny, const char *const *ask, const char
         }
         *ret = r;
         return 0;
+}
+
+static char *trusted_glob(const char *g, const char *home)
+{
+        char *out = NULL;
+
+        if (g[0] == '/')
+                return strdup(g);
+        if (g[0] != '~' || (g[1] != '/' && g[1] != '\0') || !home || home[0] != '/')
+                return NULL;
+        return asprintf(&out, "%s%s", home, g + 1) < 0 ? NULL : out;
+}
+
+int pr_rules_trust(struct pr_rules *r, const char *const *globs, const char *home, char **ret_error)
+{
+        size_t n = 0;
+
+        *ret_error = NULL;
+        while (globs && globs[n])
+                n++;
+        for (size_t i = 0; i < r->n_trusted; i++)   /* set again: the new list replaces the old */
+                free(r->trusted[i]);
+        free(r->trusted);
+        r->n_trusted = 0;
+        r->trusted = calloc(n + 1, sizeof(*r->trusted));
+        if (!r->trusted)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                char *g = trusted_glob(globs[i], home);
+                const char *why = g ? glob_problem(g) : NULL;
+                if (!g || why) {
+                        if (asprintf(ret_error, "trusted_sources: \"%s\" %s", globs[i],
+                                     why ? why : "is neither an absolute path nor ~/... (with HOME set)") < 0)
+                                *ret_error = NULL;
+                        free(g);
+                        return -EINVAL;
+                }
+                r->trusted[r->n_trusted++] = g;
+        }
+        return 0;
+}
+
+static bool plain_absolute(const char *path)
+{
+        if (path[0] != '/')
+                return false;
+        for (const char *c = path + 1; *c;) {
+                size_t len = strcspn(c, "/");
+                if (len == 0 || (len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
+                        return false;
+                c += len;
+                c += *c == '/';
+        }
+        return true;
+}
+
+bool pr_rules_trusted(const struct pr_rules *r, const char *path)
+{
+        if (!plain_absolute(path))
+                return false;
+        for (size_t i = 0; i < r->n_trusted; i++)
+                if (fnmatch(r->trusted[i], path, FNM_PATHNAME | FNM_PERIOD) == 0)
+                        return true;
+        return false;
+}
+
+int pr_rules_options(struct pr_rules *r, const char *const *trusted, const char *home, const char *interpreters,
+                     char **ret_error)
+{
+        int q;
+
+        *ret_error = NULL;
+        if (interpreters && strcmp(interpreters, "ask") != 0 && strcmp(interpreters, "allow") != 0) {
+                if (asprintf(ret_error, "interpreters: \"%s\" is neither ask nor allow", interpreters) < 0)
+                        *ret_error = NULL;
+                q = -EINVAL;
+        } else {
+                r->interpreters_ask = interpreters && strcmp(interpreters, "ask") == 0;
+                q = pr_rules_trust(r, trusted, home, ret_error);
+        }
+        if (q < 0)
+                pr_rules_done(r);
+        return q;
 }

@@ -22,8 +22,9 @@ UL="$XDG_CONFIG_HOME/stockade"
 mkdir -p "$UL" "$T_TMP/ws" "$T_TMP/a"
 WS="$T_TMP/ws"
 MARK="$WS/marker"
-# eval is what perm_rules cannot read through: the agent profile asks.
-ASKING='eval "touch marker"'
+# eval of a string built at run time is what perm_rules cannot read through:
+# the agent profile asks (eval of literal words alone is seen through).
+ASKING='eval "touch marker" `true`'
 if ! (cd "$WS" && "$STK" run --profile agent -- true) > "$T_TMP/first" 2>&1; then
         skip "approvals" "the agent profile cannot run here: $(tail -c 200 "$T_TMP/first" | tr '\n' ' ')"
         exit 0
@@ -44,7 +45,7 @@ expect() {
         if [ "$st" = "$2" ] && [ "$(ran)" = "$3" ]; then ok "$1"
         else not_ok "$1" "status $st, $(ran): $(tail -c 300 "$T_TMP/err" | tr '\n' ' ') $(cat "$T_TMP/human.out")"; fi
 }
-KEY="sh -c 'eval \"touch marker\"'"
+KEY="sh -c 'eval \"touch marker\" \`true\`'"
 
 # --- the shipped profile asks on the terminal --------------------------------------
 human --answer y
@@ -88,7 +89,7 @@ settings:
 EOF
 human --no-tty
 expect "user layer approval.exec, no terminal: the program answers, the command runs" 0 ran
-check_output "the program got the question: the command's argv" '"argv": *\[ *"sh", *"-c", *"eval \\"touch marker\\""' \
+check_output "the program got the question: the command's argv" '"argv": *\[ *"sh", *"-c", *"eval \\"touch marker\\" `true`"' \
         cat "$T_TMP/a/question"
 check_output "explain shows approval.exec and where it came from" "approval_exec +$T_TMP/a/approver +$UL/agent.yaml:3" \
         "$STK" explain --profile agent --workspace "$WS"

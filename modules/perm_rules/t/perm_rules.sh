@@ -63,7 +63,8 @@ check_output "denied: the message names perm_rules" 'denied by perm_rules' run -
 # --- ASK: no approval here, so denied ---------------------------------------------
 not_run "ask: approval never denies" "$M/ask.marker" run -- touch "$M/ask.marker"
 check_output "ask: the message says approval: never" 'denied by approval: never' run -- touch "$M/ask.marker"
-not_run "ask: eval is not seen through" "$M/eval.marker" run -- sh -c "eval 'touch $M/eval.marker'"
+not_run "ask: eval of an expansion is not seen through" "$M/eval.marker" run -- sh -c "X='touch $M/eval.marker'; eval \"\$X\""
+not_run "deny: eval of a literal is seen through" "$M/denied.marker" run -- sh -c "eval 'touch $M/denied.marker'"
 not_run "ask: a pipe into a shell" "$M/pipe.marker" run -- sh -c "echo 'touch $M/pipe.marker' | sh"
 not_run "ask: \$X as the program" "$M/var.marker" run -- sh -c "X=touch; \$X '$M/var.marker'"
 not_run "ask: unparseable" "$M/parse.marker" run -- sh -c "touch '$M/parse.marker"
@@ -81,7 +82,7 @@ check_output "explain: allow" 'verdict: allow \(decided by perm_rules\)' ex -- l
 check_output "explain: ask becomes deny under approval never" 'verdict: deny \(decided by approval: never\)' ex -- curl x
 check_output "explain -v: the rule for the simple command" 'deny: rm -rf / <- deny "rm -rf \*"' ex -v -- sh -c 'ls; rm -rf /'
 check_output "explain -v: the allowed part too (debug)" 'allow: ls <- allow "ls \*"' ex -v -v -- sh -c 'ls; rm -rf /'
-check_output "explain -v -v: why ASK" 'ask: eval ls <- eval runs a string built at run time' ex -v -v -- sh -c 'eval ls'
+check_output "explain -v -v: why ASK" 'ask: eval \$X <- eval runs a string built at run time' ex -v -v -- sh -c 'eval $X'
 check_output "explain --details: the rules in effect" 'deny +"rm -rf \*", "touch \*/denied.marker"' ex --details
 ex --json -- sh -c 'ls; rm -rf /' > "$T_TMP/explain.json" 2>/dev/null
 check "explain --json: permission verdict deny" python3 -c "

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "pr_internal.h"
+#include "pr_wrap.h"
 #include "unit.h"
 
 /* ---- patterns ------------------------------------------------------------------ */
@@ -220,8 +221,45 @@ static void test_default_ignore(void)
         CU_ASSERT_EQUAL(V(&r, "foo"), STK_IGNORE);
         CU_ASSERT_EQUAL(V(&r, "sh", "-c", "ls; foo"), STK_IGNORE);     /* ignore outranks allow */
         CU_ASSERT_EQUAL(V(&r, "sh", "-c", "foo; rm x"), STK_DENY);
-        CU_ASSERT_EQUAL(V(&r, "sh", "-c", "foo; eval x"), STK_ASK);
+        CU_ASSERT_EQUAL(V(&r, "sh", "-c", "foo; eval \"$x\""), STK_ASK);
         pr_rules_done(&r);
+}
+
+/* issue 16: Claude Code's per-command wrapper is judged as the command
+ * it wraps, when its snapshot is in trusted_sources; the same shape with
+ * any other file sourced is not. */
+static void test_client_wrapper(void)
+{
+        static const char *const deny[] = { "rm -rf *", NULL }, *const allow[] = { "ls *", "git status", NULL },
+                                 *const trusted[] = { "~/.claude/shell-snapshots/*", NULL };
+#define WRAP(snap, cmd) "source " snap " 2>/dev/null || true && shopt -u extglob 2>/dev/null || true && eval '" \
+        cmd "' < /dev/null && pwd -P >| $CLAUDE_CODE_TMPDIR/claude-a1b2-cwd"
+        struct pr_rules r;
+        char *err = NULL;
+
+        CU_ASSERT_EQUAL_FATAL(pr_rules_compile(deny, NULL, allow, "ask", &r, &err), 0);
+        CU_ASSERT_EQUAL_FATAL(pr_rules_options(&r, trusted, "/home/u", NULL, &err), 0);
+        CU_ASSERT_TRUE(pr_rules_trusted(&r, "/home/u/.claude/shell-snapshots/snapshot-bash-1-x.sh"));
+        CU_ASSERT_FALSE(pr_rules_trusted(&r, "/home/u/.claude/shell-snapshots/../settings.sh"));
+        CU_ASSERT_FALSE(pr_rules_trusted(&r, "/home/u/.claude/shell-snapshots/a/b.sh"));
+        CU_ASSERT_FALSE(pr_rules_trusted(&r, "/work/.claude/shell-snapshots/x.sh"));
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", WRAP("/home/u/.claude/shell-snapshots/snapshot-bash-1-x.sh", "ls -la")),
+                        STK_ALLOW);
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", WRAP("/home/u/.claude/shell-snapshots/snapshot-bash-1-x.sh",
+                                                 "git status && rm -rf /")), STK_DENY);
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", WRAP("/home/u/.claude/shell-snapshots/snapshot-bash-1-x.sh",
+                                                 "make")), STK_ASK);
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", WRAP("/work/evil.sh", "ls")), STK_ASK);   /* not trusted */
+        CU_ASSERT_EQUAL(V(&r, "bash", "-c", "source /home/u/.claude/shell-snapshots/s.sh; true; eval ls; "
+                                            "pwd -P; rm -rf /"), STK_DENY);           /* another shape */
+        CU_ASSERT_EQUAL(pr_rules_options(&r, (const char *const[]){ "relative/*", NULL }, "/home/u", NULL, &err),
+                        -EINVAL);
+        CU_ASSERT_PTR_NOT_NULL(err);
+        free(err);
+        CU_ASSERT_EQUAL_FATAL(pr_rules_compile(deny, NULL, allow, "ask", &r, &err), 0);
+        CU_ASSERT_EQUAL(pr_rules_options(&r, NULL, NULL, "sometimes", &err), -EINVAL);
+        free(err);
+#undef WRAP
 }
 
 /* ---- the module through a fake host -------------------------------------------------- */
@@ -393,10 +431,11 @@ static void test_man_page_lists_wrappers(void)
 {
         char *man = read_man_page();
 
-        for (size_t i = 0; pr_wrapper_name(i); i++) {
-                const char *name = pr_wrapper_name(i);
-                bool duration = strcmp(name, "timeout") == 0;
-                struct pr_word w[] = { { (char *) name, 0 }, { (char *) "5", 0 }, { (char *) "true", 0 } };
+        for (size_t i = 0; i < pr_n_wrappers; i++) {
+                const struct pr_wrapper *wr = &pr_wrappers[i];
+                const char *name = wr->name;
+                struct pr_word w[8] = { { (char *) name, 0 } };
+                size_t n = 1;
                 struct pr_unwrap u;
                 char b[64], br[64], brq[64];
                 snprintf(b, sizeof(b), "\n.B %s\n", name);
@@ -405,10 +444,21 @@ static void test_man_page_lists_wrappers(void)
                 if (!strstr(man, b) && !strstr(man, br) && !strstr(man, brq))
                         fprintf(stderr, "\n  wrapper %s is not in the man page", name);
                 CU_ASSERT(strstr(man, b) || strstr(man, br) || strstr(man, brq));
-                if (!duration)
-                        w[1] = w[2];
-                CU_ASSERT_EQUAL(pr_unwrap(w, duration ? 3 : 2, &u), 0);
-                CU_ASSERT(u.kind == PR_UNWRAP_INNER && u.start == (duration ? 2 : 1));
+                if (wr->sub)
+                        w[n++] = (struct pr_word){ (char *) wr->sub, 0 };
+                for (unsigned k = 0; k < wr->operands; k++)
+                        w[n++] = (struct pr_word){ (char *) "5", 0 };
+                w[n++] = (struct pr_word){ (char *) "true", 0 };
+                CU_ASSERT_EQUAL(pr_unwrap(w, n, &u), 0);
+                bool joined = (wr->flags & W_JOINED) != 0;
+                if (wr->flags & W_STRING_ONLY) {   /* script: only its -c string runs */
+                        CU_ASSERT_EQUAL(u.kind, PR_UNWRAP_OPAQUE);
+                        continue;
+                }
+                CU_ASSERT(u.kind == (joined ? PR_UNWRAP_SHELL : PR_UNWRAP_INNER) && u.joined == joined &&
+                          u.start == n - 1);
+                if (u.start != n - 1)
+                        fprintf(stderr, "\n  wrapper %s: the command is not found", name);
         }
         for (const char *const *s = pr_parsed_shells; *s; s++) {
                 struct pr_word w[] = { { (char *) *s, 0 }, { (char *) "-c", 0 }, { (char *) "ls", 0 } };
@@ -427,6 +477,7 @@ UNIT_SUITE(perm_rules_module,
            UNIT_TEST(test_split),
            UNIT_TEST(test_allow_list),
            UNIT_TEST(test_default_ignore),
+           UNIT_TEST(test_client_wrapper),
            UNIT_TEST(test_module_descriptor),
            UNIT_TEST(test_module_decides_logs_audits),
            UNIT_TEST(test_module_policy_errors),
