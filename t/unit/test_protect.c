@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "policy/gitconfig.h"
 #include "policy/policy.h"
 #include "util/util.h"
 #include "unit.h"
@@ -368,6 +369,14 @@ static void want_in(char ***v, const char *dir, const char *const *names)
                 snprintf(p, sizeof(p), "%s/%s", dir, names[k]);
                 CU_ASSERT(strv_push(v, p) == 0);
         }
+}
+
+/* The built-in names in dir: protect.c's own and the hook runners'
+ * configs (protect_git.c). */
+static void want_defaults(char ***v, const char *dir)
+{
+        want_in(v, dir, defaults);
+        want_in(v, dir, gitcfg_runner_names);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -800,14 +809,14 @@ static void test_home(void)
         pol_init(&x, CORE_GIT_OFF, true);
         pol_write(&x, "home");
         w = want("home/user/.config/git/config", "home/user/.config/git/attributes", NULL);
-        want_in(&w, "home", defaults);
-        want_in(&w, "home/user", defaults);
+        want_defaults(&w, "home");
+        want_defaults(&w, "home/user");
         check_run(&x, 0, w, "a root above HOME");
 
         pol_init(&x, CORE_GIT_OFF, true);
         pol_write(&x, "home/user");
         w = want("home/user/.config/git/config", "home/user/.config/git/attributes", NULL);
-        want_in(&w, "home/user", defaults);
+        want_defaults(&w, "home/user");
         check_run(&x, 0, w, "HOME as the root");
 
         setenv("XDG_CONFIG_HOME", at("xdg"), 1);
@@ -816,9 +825,9 @@ static void test_home(void)
         pol_write(&x, "xdg");
         w = want("home/user/.config/git/config", "home/user/.config/git/attributes", "xdg/git/config",
                  "xdg/git/attributes", NULL);
-        want_in(&w, "home", defaults);
-        want_in(&w, "home/user", defaults);
-        want_in(&w, "xdg", defaults);
+        want_defaults(&w, "home");
+        want_defaults(&w, "home/user");
+        want_defaults(&w, "xdg");
         check_run(&x, 0, w, "XDG_CONFIG_HOME elsewhere");
 
         x.p.protect_defaults = false;
@@ -850,7 +859,7 @@ static void test_protect_names(void)
         pol_protect(&x, ".envrc");              /* a built-in one: once */
         pol_protect(&x, ".tool-versions");
         w = want("ws/.tool-versions", NULL);
-        want_in(&w, "ws", defaults);
+        want_defaults(&w, "ws");
         check_run(&x, 0, w, "protect_defaults: true");
 
         pol_init(&x, CORE_GIT_WHOLE, false);
