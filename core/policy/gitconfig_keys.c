@@ -396,6 +396,17 @@ static bool is_bool(const char *v)
         return false;
 }
 
+/* -c takes a key as a person writes it: section and name lowercased, as
+ * the parser leaves them, the subsection kept. */
+static void lower_key(char *key)
+{
+        char *first = strchr(key, '.'), *last = strrchr(key, '.');
+
+        for (char *p = key; *p; p++)
+                if (!first || p < first || p > last)
+                        *p = (char) tolower((unsigned char) *p);
+}
+
 /* A git alias without "!": git arguments; each -c key=value is config for
  * the command it runs. */
 static int alias_config(const char *value, gitcfg_exists_fn exists, gitcfg_path_fn fn, void *userdata)
@@ -419,6 +430,7 @@ static int alias_config(const char *value, gitcfg_exists_fn exists, gitcfg_path_
                         break;
                 }
                 *strchr(pending, '=') = '\0';
+                lower_key(pending);
                 r = gitcfg_value_paths(pending, pending + strlen(pending) + 1, exists, fn, userdata);
         }
         stk_buf_done(&l.word);

@@ -37,6 +37,7 @@
 struct cursor {
         const char *p, *end;
         unsigned line, col;
+        unsigned last_col;              /* of the newline last read */
         bool eof;
         struct stk_buf key, value;
         size_t section_len;             /* of the header's part of key */
@@ -50,6 +51,7 @@ static int next_char(struct cursor *c)
 
         if (c->p >= c->end) {
                 c->eof = true;
+                c->last_col = c->col + 1;
                 c->line++;
                 c->col = 0;
                 return '\n';
@@ -58,6 +60,7 @@ static int next_char(struct cursor *c)
         if (ch == '\r' && c->p < c->end && *c->p == '\n')
                 ch = (unsigned char) *c->p++;
         if (ch == '\n') {
+                c->last_col = c->col + 1;
                 c->line++;
                 c->col = 0;
         } else {
@@ -81,7 +84,7 @@ static int fail(struct cursor *c, struct gitcfg_error *err, const char *why)
 {
         /* a newline already read counts to the line it ended (git's linenr--) */
         err->line = c->col == 0 && c->line > 1 ? c->line - 1 : c->line;
-        err->col = c->col == 0 ? 1 : c->col;
+        err->col = c->col == 0 ? c->last_col : c->col;
         err->why = why;
         return -EINVAL;
 }
@@ -214,10 +217,11 @@ static int entry(struct cursor *c, int first, gitcfg_fn fn, void *userdata, stru
         bool has_value = false;
         int ch, r;
 
-        if (c->section_len == 0)
-                return fail(c, err, "a key before any [section]");
+        /* before any [section] git takes the key alone (a key no part of
+         * git reads: they all have a section) */
         stk_buf_truncate(&c->key, c->section_len);
-        stk_buf_addc(&c->key, '.');
+        if (c->section_len > 0)
+                stk_buf_addc(&c->key, '.');
         stk_buf_addc(&c->key, (char) tolower(first));
         for (;;) {
                 ch = next_char(c);
@@ -238,7 +242,7 @@ static int entry(struct cursor *c, int first, gitcfg_fn fn, void *userdata, stru
         if (c->key.err || c->value.err)
                 return -ENOMEM;
         /* strings end at a NUL, as the C strings git's callbacks get */
-        return fn(&(struct gitcfg_item) { .key = c->key.s, .value = has_value ? c->value.s : NULL, .line = line },
+        return fn(&(struct gitcfg_item) { .key = c->key.s, .value = has_value ? (c->value.s ? c->value.s : "") : NULL, .line = line },
                   userdata);
 }
 
