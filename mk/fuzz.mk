@@ -1,7 +1,8 @@
 # `make fuzz`: build the libFuzzer harnesses of the proxy's parsers
-# (modules/net_proxy/fuzz/fuzz_*.c) with clang into $(B)/fuzz/ and run each
+# (modules/net_proxy/fuzz/fuzz_*.c) and of the core's (t/fuzz/fuzz_*.c: git's
+# config format) with clang into $(B)/fuzz/ and run each
 # for FUZZ_SECONDS, starting from the committed seed corpus
-# (modules/net_proxy/fuzz/corpus/<name>/; new inputs go to
+# (<harness dir>/corpus/<name>/; new inputs go to
 # $(B)/fuzz/corpus/<name>/, never into the source tree).
 #   make fuzz                         every harness, 30 s each
 #   make fuzz FUZZ_SECONDS=300 FUZZ_TARGETS="http tls"
@@ -11,12 +12,17 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_DIR     := $(B)/fuzz
 FUZZ_SRC     := modules/net_proxy/fuzz
-FUZZ_ALL     := $(patsubst $(FUZZ_SRC)/fuzz_%.c,%,$(wildcard $(FUZZ_SRC)/fuzz_*.c))
+FUZZ_CORE_SRC := t/fuzz
+FUZZ_CORE    := $(patsubst $(FUZZ_CORE_SRC)/fuzz_%.c,%,$(wildcard $(FUZZ_CORE_SRC)/fuzz_*.c))
+FUZZ_ALL     := $(patsubst $(FUZZ_SRC)/fuzz_%.c,%,$(wildcard $(FUZZ_SRC)/fuzz_*.c)) $(FUZZ_CORE)
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 # The parsing core only: the module glue needs a host and an event loop.
 FUZZ_UNITS   := $(addprefix modules/net_proxy/,np_http.c np_body.c np_reqs.c np_socks.c np_tls.c np_match.c np_addr.c)
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 $(WARN) -Iinclude -Ilib -Imodules/net_proxy \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+# The core's harnesses: the pure parsing files of core/policy and what they use.
+FUZZ_CORE_UNITS := core/policy/gitconfig_parse.c core/policy/gitconfig_keys.c lib/common/stk_buf.c
+FUZZ_CORE_CFLAGS := $(subst -Imodules/net_proxy,-Icore -I$(FUZZ_SRC),$(FUZZ_CFLAGS))
 # Debian ships libFuzzer's runtime apart from clang.
 FUZZ_DEB     := clang libclang-rt-14-dev
 
@@ -34,6 +40,10 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_SRC)/fuzz_%.c $(FUZZ_SRC)/fuzz.h $(FUZZ_UNITS) $(wild
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_UNITS)
 
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_CORE_SRC)/fuzz_%.c $(FUZZ_SRC)/fuzz.h $(FUZZ_CORE_UNITS) core/policy/gitconfig.h | $(FUZZ_DIR)/.toolchain-ok
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(FUZZ_CORE_CFLAGS) -o $@ $< $(FUZZ_CORE_UNITS)
+
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-build
@@ -42,11 +52,12 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$t; \
-	    dict=; [ -f $(FUZZ_SRC)/$$t.dict ] && dict=-dict=$(CURDIR)/$(FUZZ_SRC)/$$t.dict; \
+	    src=$(FUZZ_SRC); case " $(FUZZ_CORE) " in *" $$t "*) src=$(FUZZ_CORE_SRC) ;; esac; \
+	    dict=; [ -f $$src/$$t.dict ] && dict=-dict=$(CURDIR)/$$src/$$t.dict; \
 	    echo "== fuzz_$$t for $(FUZZ_SECONDS)s"; \
 	    (cd $(FUZZ_DIR) && ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	        -max_len=20000 -timeout=10 -rss_limit_mb=2048 $$dict \
-	        corpus/$$t $(CURDIR)/$(FUZZ_SRC)/corpus/$$t) > $(FUZZ_DIR)/fuzz_$$t.log 2>&1 || \
+	        corpus/$$t $(CURDIR)/$$src/corpus/$$t) > $(FUZZ_DIR)/fuzz_$$t.log 2>&1 || \
 	        { tail -n 40 $(FUZZ_DIR)/fuzz_$$t.log; echo "fuzz_$$t FAILED (log: $(FUZZ_DIR)/fuzz_$$t.log)"; exit 1; }; \
 	    grep -E '^stat::(number_of_executed_units|new_units_added)|^#[0-9]+.*DONE' $(FUZZ_DIR)/fuzz_$$t.log || true; \
 	done

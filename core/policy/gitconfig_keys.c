@@ -310,6 +310,8 @@ static int walk_commands(struct walk *w, const char *command);
 
 static int on_word(struct walk *w, const char *word, bool opaque)
 {
+        if (!word[0])
+                return 0; /* '' names no file (and is no command either) */
         if (opaque) {
                 if (w->state == W_COMMAND || w->state == W_SCRIPT || w->state == W_SHELL_STRING)
                         w->state = W_ARGS; /* a command we cannot know: its arguments still count */
