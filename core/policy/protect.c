@@ -511,6 +511,22 @@ static int protect_surfaces(struct protect_scan *s, const struct git_repo *g)
         return r;
 }
 
+/* The hook runners' configs at the top of a repository below a writable
+ * root, where they exist (a root's own are among the built-in names, missing
+ * ones too; a mount point for each missing name in each of up to 256
+ * repositories would cost more than the run, stockade.yaml(5)). */
+static int protect_nested_runners(struct protect_scan *s, const char *top)
+{
+        int r = 0;
+
+        for (size_t i = 0; i < s->policy->write.n; i++)
+                if (streq(s->policy->write.items[i].value, top) || !s->policy->protect_defaults)
+                        return 0;
+        for (size_t k = 0; r >= 0 && gitcfg_runner_names[k]; k++)
+                r = scan_add_existing(s, top, gitcfg_runner_names[k]);
+        return r;
+}
+
 /* What the git config files of the repository at top name as code in a
  * writable root (protect_git.c: core.hooksPath, filters, includes...); g
  * NULL where top holds none (the system and global files still name
@@ -532,6 +548,8 @@ static int protect_git_config(struct protect_scan *s, const char *top, const str
         r = gitcfg_repo_paths(&s->gitcfg, &repo, &found);
         for (size_t i = 0; r >= 0 && found && found[i]; i++)
                 r = scan_add(s, found[i]) < 0 ? -ENOMEM : r;
+        if (r >= 0 && g)
+                r = protect_nested_runners(s, top) < 0 ? -ENOMEM : r;
         return r == 1 && g ? protect_whole(s, g) : r < 0 ? r : 0;
 }
 

@@ -870,6 +870,61 @@ static void test_protect_names(void)
         tree_done();
 }
 
+/* What the repositories' git config names (protect_git.c), through
+ * core_protect_paths: the root's own and a nested repository's, under both
+ * modes; a config that cannot be parsed keeps the gitdir whole (issue 13). */
+static void test_git_config(void)
+{
+        struct pol x;
+        char **w;
+
+        tree_new();
+        unsetenv("GIT_CONFIG_GLOBAL");
+        unsetenv("GIT_CONFIG_SYSTEM");
+        repo("ws");
+        put("ws/.git/config", "[core]\n\thooksPath = tools/hooks\n[filter \"x\"]\n\tclean = ./bin/clean\n");
+        repo("ws/vendor/lib");
+        put("ws/vendor/lib/.git/config", "[include]\n\tpath = ../lib.inc\n");
+        put("ws/vendor/lib/lib.inc", "[core]\n\tfsmonitor = ./fsm\n");
+        put("ws/vendor/lib/lefthook.yml", "");
+        pol_init(&x, CORE_GIT_SURFACES, false);
+        pol_write(&x, "ws");
+        w = want("ws/tools/hooks", "ws/bin/clean", "ws/vendor/lib/lib.inc", "ws/vendor/lib/fsm", NULL);
+        want_in(&w, "ws/.git", surfaces);
+        want_in(&w, "ws/vendor/lib/.git", surfaces);
+        check_run(&x, 0, w, "surfaces, protect_defaults: false");
+
+        x.p.git = CORE_GIT_WHOLE;
+        check_run(&x, 0, want("ws/.git", "ws/tools/hooks", "ws/bin/clean", "ws/vendor/lib/.git",
+                              "ws/vendor/lib/lib.inc", "ws/vendor/lib/fsm", NULL), "whole");
+
+        /* a nested repository's hook runner names: where they exist */
+        pol_init(&x, CORE_GIT_SURFACES, true);
+        pol_write(&x, "ws");
+        w = want("ws/tools/hooks", "ws/bin/clean", "ws/vendor/lib/lib.inc", "ws/vendor/lib/fsm",
+                 "ws/vendor/lib/lefthook.yml", NULL);
+        want_in(&w, "ws/.git", surfaces);
+        want_in(&w, "ws/vendor/lib/.git", surfaces);
+        want_defaults(&w, "ws");
+        check_run(&x, 0, w, "surfaces, protect_defaults: true");
+
+        /* junk in a config: that gitdir whole, one warning, the run goes on */
+        put("ws/vendor/lib/lib.inc", "[core\n");
+        pol_init(&x, CORE_GIT_SURFACES, false);
+        pol_write(&x, "ws");
+        w = want("ws/tools/hooks", "ws/bin/clean", "ws/vendor/lib/lib.inc", "ws/vendor/lib/.git", NULL);
+        want_in(&w, "ws/.git", surfaces);
+        want_in(&w, "ws/vendor/lib/.git", surfaces);
+        {
+                struct run res;
+                run(&x, false, &res);
+                expect(&res, 0, w, "an include git would not read");
+                logged(&res, "lib.inc: 1:6: not a config git would read", "an include git would not read");
+                run_done(&res);
+        }
+        tree_done();
+}
+
 UNIT_SUITE(test_protect,
            UNIT_TEST(test_plain_repo),
            UNIT_TEST(test_linked_worktree),
@@ -883,4 +938,5 @@ UNIT_SUITE(test_protect,
            UNIT_TEST(test_bound_directories),
            UNIT_TEST(test_bound_repositories),
            UNIT_TEST(test_home),
-           UNIT_TEST(test_protect_names))
+           UNIT_TEST(test_protect_names),
+           UNIT_TEST(test_git_config))
