@@ -115,9 +115,7 @@ static bool git_whole(const struct protect_scan *s)
 /* dir/name, without a doubled slash under "/"; NULL: out of memory. */
 static char *join(const char *dir, const char *name)
 {
-        char *p;
-
-        return asprintf(&p, "%s/%s", streq(dir, "/") ? "" : dir, name) < 0 ? NULL : p;
+        return stk_path_join(dir, name);
 }
 
 /* Each path once: two roots, or a pointer and what it names, may reach the

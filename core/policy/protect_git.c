@@ -79,14 +79,6 @@ void gitcfg_run_done(struct gitcfg_run *run)
         run->warned = strv_free(run->warned);
 }
 
-/* dir/name, without a doubled slash under "/"; NULL: out of memory. */
-static char *join(const char *dir, const char *name)
-{
-        char *p;
-
-        return asprintf(&p, "%s/%s", streq(dir, "/") ? "" : dir, name) < 0 ? NULL : p;
-}
-
 /* "." and ".." and doubled slashes taken out of an absolute path, in
  * place (path_canonicalize keeps a ".." in what does not exist). */
 static void normalize(char *p)
@@ -127,11 +119,11 @@ static char *absolute(const struct repo_scan *sc, const char *base, const char *
         if (word[0] == '/')
                 p = strdup(word);
         else if (strncmp(word, "~/", 2) == 0 || streq(word, "~"))
-                p = sc->run->home ? join(sc->run->home, word[1] ? word + 2 : "") : NULL;
+                p = sc->run->home ? stk_path_join(sc->run->home, word[1] ? word + 2 : "") : NULL;
         else if (word[0] == '~')
                 p = NULL; /* ~user: another user's home, not a writable root of ours */
         else
-                p = join(base, word);
+                p = stk_path_join(base, word);
         if (p)
                 normalize(p);
         return p;
@@ -318,9 +310,9 @@ static int read_user_files(struct repo_scan *sc)
         if (r >= 0)
                 r = read_env_file(sc, "GIT_CONFIG_GLOBAL");
         for (int k = 0; r >= 0 && run->home && k < 3; k++) {
-                _cleanup_free_ char *f = k == 0 ? join(run->home, ".gitconfig")
-                                         : k == 1 ? join(run->home, ".config/git/config")
-                                                  : run->xdg ? join(run->xdg, "git/config") : NULL;
+                _cleanup_free_ char *f = k == 0 ? stk_path_join(run->home, ".gitconfig")
+                                         : k == 1 ? stk_path_join(run->home, ".config/git/config")
+                                                  : run->xdg ? stk_path_join(run->xdg, "git/config") : NULL;
                 if (!f)
                         return k == 2 && !run->xdg ? 0 : -ENOMEM;
                 r = read_config(sc, f);
@@ -340,7 +332,7 @@ static int read_repo_files(struct repo_scan *sc)
         int r = 0;
 
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(files); i++) {
-                _cleanup_free_ char *f = join(files[i][0], files[i][1]);
+                _cleanup_free_ char *f = stk_path_join(files[i][0], files[i][1]);
                 if (!f)
                         return -ENOMEM;
                 if (i == 2 && streq(g->gitdir, g->common))
