@@ -267,7 +267,9 @@ static bool is_assignment(const char *w)
 }
 
 /* An argument: a file if it has a slash or exists (an option's
- * --x=./file part too). */
+ * --x=./file part too).  Not a URL, nor one with a % (git's placeholders,
+ * %f of a filter, --format=%h/%s of an alias): each protected path that
+ * is missing becomes a directory on the host for the run (fs_bwrap). */
 static int maybe_path(struct walk *w, const char *word)
 {
         if (word[0] == '-') {
@@ -276,7 +278,9 @@ static int maybe_path(struct walk *w, const char *word)
                         return 0;
                 word = eq + 1;
         }
-        if (!word[0] || (!strchr(word, '/') && !w->exists(word, w->userdata)))
+        if (!word[0] || strchr(word, '%') || strstr(word, "://"))
+                return 0;
+        if (!strchr(word, '/') && !w->exists(word, w->userdata))
                 return 0;
         return w->fn(word, false, w->userdata);
 }

