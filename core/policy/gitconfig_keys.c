@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/stk_buf.h"
 #include "common/stk_util.h"
