@@ -53,11 +53,11 @@ static const char *const protect_defaults[] = {
  * One run of core_protect_paths, passed to every step: the policy (read
  * only here), the list being built, and what the bounded scans have spent.
  * State of the run goes here; what a step learns of one repository goes
- * in struct git_repo.  A step that reads a repository's own git config
- * for the paths it names (core.hooksPath, include.path, includeIf, filter,
- * diff and merge drivers, credential.helper) is one more call in
- * protect_repo, with both; one that protects stockade's own config and
- * state directories, a call in protect_root that starts from `env`.
+ * in struct git_repo.  Reading a repository's git config for the paths it
+ * names (core.hooksPath, includes, filters, drivers, helpers) is one call
+ * in protect_repo (protect_git_config, with protect_git.c); one that
+ * protects stockade's own config and state directories, a call in
+ * protect_root that starts from `env`.
  */
 struct protect_scan {
         const struct core_policy *policy;
