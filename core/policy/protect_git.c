@@ -144,6 +144,18 @@ static int add_once(char ***paths, const char *p)
         return strv_contains((const char *const *) *paths, p) ? 0 : strv_push(paths, p);
 }
 
+/* abs leads through a symlink in a writable root (the roots are
+ * canonical): a mount protects what it leads to, not the link, which a
+ * command under bwrap can replace with a directory of its own (under
+ * Landlock, fs_guard refuses it).  Said once a run; stockade.yaml(5). */
+static void symlink_on_the_way(struct gitcfg_run *run, const char *abs, const char *canon)
+{
+        if (strv_contains((const char *const *) run->warned, abs) || strv_push(&run->warned, abs) < 0)
+                return;
+        core_log(STK_LOG_WARNING, "%s, which git's config names as code, leads through a symlink (to %s): what it "
+                 "leads to is kept read-only, but under bwrap the command can replace the link", abs, canon);
+}
+
 /* The path as written and where its symlinks lead, each where a writable
  * root holds it (a root itself never: that would make the workspace
  * read-only from one line of config). */
@@ -155,11 +167,13 @@ static int protect_path(struct repo_scan *sc, const char *abs)
         for (size_t i = 0; sc->run->roots[i]; i++)
                 if (streq(abs, sc->run->roots[i]))
                         return 0;
-        if (beneath_roots(sc->run, abs))
-                r = add_once(sc->paths, abs);
-        if (r >= 0 && path_canonicalize(abs, &canon) >= 0 && !streq(canon, abs) && beneath_roots(sc->run, canon))
-                r = protect_path(sc, canon);
-        return r;
+        if (!beneath_roots(sc->run, abs))
+                return 0;
+        r = add_once(sc->paths, abs);
+        if (r < 0 || path_canonicalize(abs, &canon) < 0 || streq(canon, abs))
+                return r;
+        symlink_on_the_way(sc->run, abs, canon);
+        return beneath_roots(sc->run, canon) ? protect_path(sc, canon) : 0;
 }
 
 /* ---- reading files -------------------------------------------------------- */

@@ -152,3 +152,18 @@ for p in workspace-write landlock; do
         check "$p: an unparsable config: the command ran" test -f "$T_TMP/junk/ws/ok.txt"
         rm -f "$T_TMP/junk/ws/ok.txt" "$T_TMP/junk/ws/.git/planted"
 done
+
+# --- a named path through a symlink ------------------------------------------------
+# core.hooksPath = hk, hk a link to tools/hooks: under Landlock the link
+# cannot be replaced (fs_guard); under bwrap it can (a mount covers what it
+# leads to, not the link), and the run says so.
+fresh_repo "$T_TMP/link"
+(cd "$T_TMP/link/ws" && mkdir -p tools/hooks && ln -s tools/hooks hk && git config core.hooksPath hk)
+(cd "$T_TMP/link/ws" && "$STK" run --profile landlock -- sh -c \
+        "rm hk; mkdir hk && sh $T_TMP/plant.sh $MARKS/link.landlock hk/pre-commit") >/dev/null 2>&1
+(cd "$T_TMP/link/ws" && git commit -q --allow-empty -m t) </dev/null >/dev/null 2>&1
+check_status "landlock: a symlinked core.hooksPath: the host git did not run what the command planted" 1 \
+        test -e "$MARKS/link.landlock"
+check_output "default: a symlinked core.hooksPath: the run warns that the link can be replaced" \
+        'hk, which git.s config names as code, leads through a symlink .*can replace the link' \
+        sh -c "cd '$T_TMP/link/ws' && '$STK' run -- true"
