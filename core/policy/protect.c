@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "gitconfig.h"
 #include "policy_internal.h"
 #include "util/util.h"
 
@@ -52,11 +53,11 @@ static const char *const protect_defaults[] = {
  * One run of core_protect_paths, passed to every step: the policy (read
  * only here), the list being built, and what the bounded scans have spent.
  * State of the run goes here; what a step learns of one repository goes
- * in struct git_repo.  A step that reads a repository's own git config
- * for the paths it names (core.hooksPath, include.path, includeIf, filter,
- * diff and merge drivers, credential.helper) is one more call in
- * protect_repo, with both; one that protects stockade's own config and
- * state directories, a call in protect_root that starts from `env`.
+ * in struct git_repo.  Reading a repository's git config for the paths it
+ * names (core.hooksPath, includes, filters, drivers, helpers) is one call
+ * in protect_repo (protect_git_config, with protect_git.c); one that
+ * protects stockade's own config and state directories, a call in
+ * protect_root that starts from `env`.
  */
 struct protect_scan {
         const struct core_policy *policy;
@@ -79,6 +80,9 @@ struct protect_scan {
         /* Submodule repositories the current repository may still have
          * looked at (protect_modules). */
         unsigned modules_left;
+
+        /* What git's config files name (protect_git_config). */
+        struct gitcfg_run gitcfg;
 };
 
 /* A repository as git would see it from `root` (find_repo). */
@@ -98,6 +102,7 @@ static void git_repo_done(struct git_repo *g)
 static void protect_scan_done(struct protect_scan *s)
 {
         strv_free(s->paths);
+        gitcfg_run_done(&s->gitcfg);
         free(s->env.home);
         free(s->env.xdg);
 }
@@ -110,9 +115,7 @@ static bool git_whole(const struct protect_scan *s)
 /* dir/name, without a doubled slash under "/"; NULL: out of memory. */
 static char *join(const char *dir, const char *name)
 {
-        char *p;
-
-        return asprintf(&p, "%s/%s", streq(dir, "/") ? "" : dir, name) < 0 ? NULL : p;
+        return stk_path_join(dir, name);
 }
 
 /* Each path once: two roots, or a pointer and what it names, may reach the
@@ -321,6 +324,8 @@ static int find_repo(const struct protect_scan *s, struct git_repo *g)
 
 /* ---- one repository ----------------------------------------------------- */
 
+static int resolve_env(struct protect_scan *s);
+
 static int scan_modules(struct protect_scan *s, const char *dir, unsigned depth);
 
 /* What each_subdir calls for every directory `sub` in `dir`: < 0 an error,
@@ -504,25 +509,79 @@ static int protect_surfaces(struct protect_scan *s, const struct git_repo *g)
         return r;
 }
 
-/* The repository at root/.git, as the policy's git: mode asks; -errno
- * where .git is one git would not use. */
+/* The hook runners' configs at the top of a repository below a writable
+ * root, where they exist (a root's own are among the built-in names, missing
+ * ones too; a mount point for each missing name in each of up to 256
+ * repositories would cost more than the run, stockade.yaml(5)). */
+static int protect_nested_runners(struct protect_scan *s, const char *top)
+{
+        int r = 0;
+
+        for (size_t i = 0; i < s->policy->write.n; i++)
+                if (streq(s->policy->write.items[i].value, top) || !s->policy->protect_defaults)
+                        return 0;
+        for (size_t k = 0; r >= 0 && gitcfg_runner_names[k]; k++)
+                r = scan_add_existing(s, top, gitcfg_runner_names[k]);
+        return r;
+}
+
+/* What the git config files of the repository at top name as code in a
+ * writable root (protect_git.c: core.hooksPath, filters, includes...); g
+ * NULL where top holds none (the system and global files still name
+ * paths relative to it, for a repository made there).  A file git reads
+ * that cannot be read or parsed keeps the gitdir read-only as a whole. */
+static int protect_git_config(struct protect_scan *s, const char *top, const struct git_repo *g)
+{
+        struct gitcfg_repo repo = { .top = top, .gitdir = g ? g->gitdir : NULL, .common = g ? g->common : NULL };
+        _cleanup_strv_ char **found = NULL;
+        int r = resolve_env(s);
+
+        if (!s->gitcfg.roots)
+                for (size_t i = 0; r >= 0 && i < s->policy->write.n; i++)
+                        r = strv_push(&s->gitcfg.roots, s->policy->write.items[i].value);
+        if (r < 0)
+                return r;
+        s->gitcfg.home = s->env.home;
+        s->gitcfg.xdg = s->env.xdg;
+        r = gitcfg_repo_paths(&s->gitcfg, &repo, &found);
+        for (size_t i = 0; r >= 0 && found && found[i]; i++)
+                r = scan_add(s, found[i]) < 0 ? -ENOMEM : r;
+        if (r >= 0 && g)
+                r = protect_nested_runners(s, top) < 0 ? -ENOMEM : r;
+        return r == 1 && g ? protect_whole(s, g) : r < 0 ? r : 0;
+}
+
+/* The repository's gitdir as the policy's git: mode asks; 1 where it
+ * cannot be read (kept whole, said once: its config is not read then). */
+static int protect_gitdir(struct protect_scan *s, const struct git_repo *g)
+{
+        int r;
+
+        if (git_whole(s))
+                return protect_whole(s, g);
+        r = repo_unreadable(g);
+        if (r != 0)
+                return r < 0 ? r : protect_whole(s, g) < 0 ? -ENOMEM : 1;
+        return protect_surfaces(s, g);
+}
+
+/* The repository at root/.git, and what its config names; -errno where
+ * .git is one git would not use. */
 static int protect_repo(struct protect_scan *s, const char *root)
 {
         _cleanup_(git_repo_done) struct git_repo g = { .root = root };
         int r = find_repo(s, &g);
 
-        if (r == -ENOENT)
+        if (r == -ENOENT) {
                 /* No repository: in whole mode .git itself may not be created
                  * (a repository made by the command could carry hooks). */
-                return git_whole(s) ? scan_add_joined(s, root, ".git") : 0;
+                r = git_whole(s) ? scan_add_joined(s, root, ".git") : 0;
+                return r < 0 ? r : protect_git_config(s, root, NULL);
+        }
         if (r < 0)
                 return r;
-        if (git_whole(s))
-                return protect_whole(s, &g);
-        r = repo_unreadable(&g);
-        if (r != 0)
-                return r < 0 ? r : protect_whole(s, &g);
-        return protect_surfaces(s, &g);
+        r = protect_gitdir(s, &g);
+        return r < 0 ? r : protect_git_config(s, root, r == 1 ? NULL : &g);
 }
 
 /* A .git git would not use (a .git file naming nothing, or a writable
@@ -696,6 +755,9 @@ static int protect_names(struct protect_scan *s, const char *dir)
 
         for (size_t k = 0; r >= 0 && protect_defaults[k]; k++)
                 r = scan_add_joined(s, dir, protect_defaults[k]);
+        /* the hook runners' configs: they name what git's hooks run */
+        for (size_t k = 0; r >= 0 && gitcfg_runner_names[k]; k++)
+                r = scan_add_joined(s, dir, gitcfg_runner_names[k]);
         return r;
 }
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
 #include <string.h>
 
 #include "stk_path.h"
@@ -33,4 +34,17 @@ bool stk_path_beneath(const char *path, const char *root)
 bool stk_path_strictly_beneath(const char *path, const char *root)
 {
         return stk_path_beneath(path, root) && strcmp(path, root) != 0;
+}
+
+char *stk_path_join(const char *dir, const char *name)
+{
+        size_t d = strcmp(dir, "/") == 0 ? 0 : strlen(dir), n = strlen(name);
+        char *p = malloc(d + 1 + n + 1);
+
+        if (!p)
+                return NULL;
+        memcpy(p, dir, d);
+        p[d] = '/';
+        memcpy(p + d + 1, name, n + 1);
+        return p;
 }

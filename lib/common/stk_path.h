@@ -11,3 +11,6 @@ bool stk_path_valid(const char *p);
 bool stk_path_beneath(const char *path, const char *root);
 /* path is inside root, not root itself. */
 bool stk_path_strictly_beneath(const char *path, const char *root);
+/* dir/name, without a doubled slash under "/" (malloc()ed; NULL: out of
+ * memory). */
+char *stk_path_join(const char *dir, const char *name);

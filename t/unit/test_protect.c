@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "policy/gitconfig.h"
 #include "policy/policy.h"
 #include "util/util.h"
 #include "unit.h"
@@ -368,6 +369,14 @@ static void want_in(char ***v, const char *dir, const char *const *names)
                 snprintf(p, sizeof(p), "%s/%s", dir, names[k]);
                 CU_ASSERT(strv_push(v, p) == 0);
         }
+}
+
+/* The built-in names in dir: protect.c's own and the hook runners'
+ * configs (protect_git.c). */
+static void want_defaults(char ***v, const char *dir)
+{
+        want_in(v, dir, defaults);
+        want_in(v, dir, gitcfg_runner_names);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -800,14 +809,14 @@ static void test_home(void)
         pol_init(&x, CORE_GIT_OFF, true);
         pol_write(&x, "home");
         w = want("home/user/.config/git/config", "home/user/.config/git/attributes", NULL);
-        want_in(&w, "home", defaults);
-        want_in(&w, "home/user", defaults);
+        want_defaults(&w, "home");
+        want_defaults(&w, "home/user");
         check_run(&x, 0, w, "a root above HOME");
 
         pol_init(&x, CORE_GIT_OFF, true);
         pol_write(&x, "home/user");
         w = want("home/user/.config/git/config", "home/user/.config/git/attributes", NULL);
-        want_in(&w, "home/user", defaults);
+        want_defaults(&w, "home/user");
         check_run(&x, 0, w, "HOME as the root");
 
         setenv("XDG_CONFIG_HOME", at("xdg"), 1);
@@ -816,9 +825,9 @@ static void test_home(void)
         pol_write(&x, "xdg");
         w = want("home/user/.config/git/config", "home/user/.config/git/attributes", "xdg/git/config",
                  "xdg/git/attributes", NULL);
-        want_in(&w, "home", defaults);
-        want_in(&w, "home/user", defaults);
-        want_in(&w, "xdg", defaults);
+        want_defaults(&w, "home");
+        want_defaults(&w, "home/user");
+        want_defaults(&w, "xdg");
         check_run(&x, 0, w, "XDG_CONFIG_HOME elsewhere");
 
         x.p.protect_defaults = false;
@@ -850,7 +859,7 @@ static void test_protect_names(void)
         pol_protect(&x, ".envrc");              /* a built-in one: once */
         pol_protect(&x, ".tool-versions");
         w = want("ws/.tool-versions", NULL);
-        want_in(&w, "ws", defaults);
+        want_defaults(&w, "ws");
         check_run(&x, 0, w, "protect_defaults: true");
 
         pol_init(&x, CORE_GIT_WHOLE, false);
@@ -911,6 +920,61 @@ static void test_control(void)
         tree_done();
 }
 
+/* What the repositories' git config names (protect_git.c), through
+ * core_protect_paths: the root's own and a nested repository's, under both
+ * modes; a config that cannot be parsed keeps the gitdir whole (issue 13). */
+static void test_git_config(void)
+{
+        struct pol x;
+        char **w;
+
+        tree_new();
+        unsetenv("GIT_CONFIG_GLOBAL");
+        unsetenv("GIT_CONFIG_SYSTEM");
+        repo("ws");
+        put("ws/.git/config", "[core]\n\thooksPath = tools/hooks\n[filter \"x\"]\n\tclean = ./bin/clean\n");
+        repo("ws/vendor/lib");
+        put("ws/vendor/lib/.git/config", "[include]\n\tpath = ../lib.inc\n");
+        put("ws/vendor/lib/lib.inc", "[core]\n\tfsmonitor = ./fsm\n");
+        put("ws/vendor/lib/lefthook.yml", "");
+        pol_init(&x, CORE_GIT_SURFACES, false);
+        pol_write(&x, "ws");
+        w = want("ws/tools/hooks", "ws/bin/clean", "ws/vendor/lib/lib.inc", "ws/vendor/lib/fsm", NULL);
+        want_in(&w, "ws/.git", surfaces);
+        want_in(&w, "ws/vendor/lib/.git", surfaces);
+        check_run(&x, 0, w, "surfaces, protect_defaults: false");
+
+        x.p.git = CORE_GIT_WHOLE;
+        check_run(&x, 0, want("ws/.git", "ws/tools/hooks", "ws/bin/clean", "ws/vendor/lib/.git",
+                              "ws/vendor/lib/lib.inc", "ws/vendor/lib/fsm", NULL), "whole");
+
+        /* a nested repository's hook runner names: where they exist */
+        pol_init(&x, CORE_GIT_SURFACES, true);
+        pol_write(&x, "ws");
+        w = want("ws/tools/hooks", "ws/bin/clean", "ws/vendor/lib/lib.inc", "ws/vendor/lib/fsm",
+                 "ws/vendor/lib/lefthook.yml", NULL);
+        want_in(&w, "ws/.git", surfaces);
+        want_in(&w, "ws/vendor/lib/.git", surfaces);
+        want_defaults(&w, "ws");
+        check_run(&x, 0, w, "surfaces, protect_defaults: true");
+
+        /* junk in a config: that gitdir whole, one warning, the run goes on */
+        put("ws/vendor/lib/lib.inc", "[core\n");
+        pol_init(&x, CORE_GIT_SURFACES, false);
+        pol_write(&x, "ws");
+        w = want("ws/tools/hooks", "ws/bin/clean", "ws/vendor/lib/lib.inc", "ws/vendor/lib/.git", NULL);
+        want_in(&w, "ws/.git", surfaces);
+        want_in(&w, "ws/vendor/lib/.git", surfaces);
+        {
+                struct run res;
+                run(&x, false, &res);
+                expect(&res, 0, w, "an include git would not read");
+                logged(&res, "lib.inc: 1:6: not a config git would read", "an include git would not read");
+                run_done(&res);
+        }
+        tree_done();
+}
+
 UNIT_SUITE(test_protect,
            UNIT_TEST(test_plain_repo),
            UNIT_TEST(test_linked_worktree),
@@ -925,4 +989,5 @@ UNIT_SUITE(test_protect,
            UNIT_TEST(test_bound_repositories),
            UNIT_TEST(test_home),
            UNIT_TEST(test_protect_names),
-           UNIT_TEST(test_control))
+           UNIT_TEST(test_control),
+           UNIT_TEST(test_git_config))

@@ -105,6 +105,13 @@ static void test_paths(void)
         CU_ASSERT_TRUE(stk_path_beneath("/x", "/"));
         CU_ASSERT_FALSE(stk_path_strictly_beneath("/a", "/a"));
         CU_ASSERT_TRUE(stk_path_strictly_beneath("/a/b", "/a"));
+        {
+                char *j1 = stk_path_join("/a", "b/c"), *j2 = stk_path_join("/", "x");
+                CU_ASSERT(j1 && strcmp(j1, "/a/b/c") == 0);
+                CU_ASSERT(j2 && strcmp(j2, "/x") == 0); /* no doubled slash under / */
+                free(j1);
+                free(j2);
+        }
         CU_ASSERT_EQUAL(stk_hex_value('7'), 7);
         CU_ASSERT_EQUAL(stk_hex_value('b'), 11);
         CU_ASSERT_EQUAL(stk_hex_value('F'), 15);

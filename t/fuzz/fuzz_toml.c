@@ -8,7 +8,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "../toml.h"
+#include "cli/toml.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
