@@ -98,7 +98,10 @@ static int floor_load(struct floor_fx *fx)
 static void write_floor(struct floor_fx *fx, const char *grant, const char *key, const char *value)
 {
         static const char *const keys[] = { "git", "private_tmp", "protect_defaults", "approval", "network.mode" };
-        static const char *const tight[] = { "whole", "true", "true", "never", "off" };
+        /* network.mode proxy, not off: with off, network.allow and
+         * proxy_port would be refused as unenforced (issue 13 §6), not as
+         * loosenings; the network.mode cases set their own floor values. */
+        static const char *const tight[] = { "whole", "true", "true", "never", "proxy" };
         const char *v[ELEMENTSOF(keys)];
         char text[2048];
 
@@ -109,7 +112,9 @@ static void write_floor(struct floor_fx *fx, const char *grant, const char *key,
                  "  workspace: ${CWD}\n  write: [\"${WORKSPACE}\"]\n"
                  "  git: %s\n  private_tmp: %s\n  protect_defaults: %s\n  approval: %s\n"
                  "  network: { mode: %s }\n"
-                 "stack:\n  - { phase: pre-exec, control: required, module: fs_bwrap }\n",
+                 /* an egress line: network.mode proxy is then enforced, not an error of its own */
+                 "stack:\n  - { phase: pre-exec, control: required, module: fs_bwrap }\n"
+                 "  - { phase: egress, control: required, module: net_proxy }\n",
                  grant ? grant : "", v[0], v[1], v[2], v[3], v[4]);
         put(fx->builtin, "default.yaml", text);
 }
