@@ -35,6 +35,7 @@
 
 #include "fs_guard_internal.h"
 #include "common/stk_path.h"
+#include "common/stk_util.h"
 
 /* The old calls exist on x86 but not on the newer tables (aarch64): a
  * number no notification carries. */
@@ -240,15 +241,32 @@ static int decode(const struct seccomp_notif *req, struct attr_call *c)
         return -ENOSYS;
 }
 
-/* Only user.* is made for the command: the supervisor may hold privileges
- * the command was denied (root's CAP_SETFCAP), and security.capability on
- * a workspace binary would hand them out to whoever runs it later.  The
- * kernel allows user.* on files and directories only. */
+/* Which attributes are made for the command: user.* (the kernel allows
+ * them on files and directories only) and the POSIX ACLs, which are the
+ * mode by other means (cp -a and cp -p copy the mode as
+ * system.posix_acl_access) and get chmod's rule: the caller holds no
+ * capability while we act (stk_sc_caps_off), so the kernel asks the same
+ * ownership as for chmod, and refuses a default ACL on a non-directory.
+ * Nothing else: the supervisor may hold privileges the command was denied
+ * (root's CAP_SETFCAP), and security.capability on a workspace binary
+ * would hand them out to whoever runs it later; trusted.* and security.*
+ * are the LSMs' and root's. */
+static bool xattr_allowed(const char *name, const struct stat *st)
+{
+        if (strncmp(name, "user.", 5) == 0)
+                return S_ISREG(st->st_mode) || S_ISDIR(st->st_mode);
+        if (streq(name, "system.posix_acl_access") || streq(name, "system.posix_acl_default"))
+                return !S_ISLNK(st->st_mode);
+        return false;
+}
+
 static int xattr_apply(const struct attr_call *c, const char *link, const struct stat *st)
 {
         int r;
 
-        if (strncmp(c->name, "user.", 5) != 0 || !(S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)))
+        if (S_ISLNK(st->st_mode) && strncmp(c->name, "system.posix_acl_", 17) == 0)
+                return -EOPNOTSUPP; /* as the kernel says for a symlink's ACL */
+        if (!xattr_allowed(c->name, st))
                 return -EPERM;
         if (c->kind == A_SETXATTR)
                 r = setxattr(link, c->name, c->value, c->size, c->xflags);

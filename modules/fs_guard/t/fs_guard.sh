@@ -90,3 +90,41 @@ policy "$T_TMP/off.yaml" "module: fs_guard, args: { guard_attr: false }" "module
 check_status "guard_attr: false leaves metadata uncovered: refused" 242 sbx_policy "$T_TMP/off.yaml" true
 check_output "explain --details names the guards" 'guard_attr: chmod' \
         sh -c "cd '$T_WS' && HOME='$T_HOME' '$STK' explain --details --policy '$T_TMP/new.yaml' --workspace '$T_WS'"
+
+# ---- ACLs: cp -a and cp -p copy the mode as system.posix_acl_access --------
+# (issue 15).  They get chmod's rule: beneath a writable root, outside the
+# islands; security.* and trusted.* stay refused (fs_landlock.sh).
+echo keep > "$OUT/acl-victim" && chmod 644 "$OUT/acl-victim"
+mkdir -p "$T_WS/acl-src" && echo x > "$T_WS/acl-src/f" && chmod 640 "$T_WS/acl-src/f"
+ACL_PY='
+import os, struct, sys
+# version 2, then (tag, perm, id): USER_OBJ rw, USER 4242 r, GROUP_OBJ r, MASK r, OTHER none
+acl = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", t, p, i) for t, p, i in
+      ((1, 6, 0xffffffff), (2, 4, 4242), (4, 4, 0xffffffff), (0x10, 4, 0xffffffff), (0x20, 0, 0xffffffff)))
+os.setxattr(sys.argv[1], "system.posix_acl_access", acl)
+'
+check "guard_attr: cp -a keeps the mode in the workspace" \
+        sbx_policy "$T_TMP/new.yaml" sh -c 'cp -a acl-src acl-dst && test "$(stat -c %a acl-dst/f)" = 640'
+check "guard_attr: cp -p of a file works" sbx_policy "$T_TMP/new.yaml" sh -c 'cp -p acl-src/f acl-p && test "$(stat -c %a acl-p)" = 640'
+check "guard_attr: an ACL naming a user on a workspace file is set" \
+        sbx_policy "$T_TMP/new.yaml" python3 -c "$ACL_PY"'
+assert len(os.getxattr(sys.argv[1], "system.posix_acl_access")) == 44' acl-src/f
+check_status "guard_attr: an ACL on an outside file refused" 1 \
+        sbx_policy "$T_TMP/new.yaml" python3 -c "$ACL_PY" "$OUT/acl-victim"
+check_output "the outside file has no ACL" '^none$' python3 -c '
+import os, sys
+try: os.getxattr(sys.argv[1], "system.posix_acl_access"); print("set")
+except OSError: print("none")' "$OUT/acl-victim"
+check_status "guard_attr: an ACL on the read-only .git refused" 1 \
+        sbx_policy "$T_TMP/new.yaml" python3 -c "$ACL_PY" .git
+check_status "guard_attr: a default ACL on a plain file is the kernel's EACCES" 13 \
+        sbx_policy "$T_TMP/new.yaml" python3 -c '
+import errno, os, struct, sys
+acl = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", t, 6, 0xffffffff) for t in (1, 4, 0x20))
+try: os.setxattr("acl-src/f", "system.posix_acl_default", acl)
+except OSError as e: sys.exit(e.errno)'
+# (A user ACL entry does not survive a user namespace: its uid reads back
+# unmapped there, and writing that is EINVAL under plain bwrap too.)
+mkdir -p "$T_WS/acl-plain" && echo x > "$T_WS/acl-plain/f" && chmod 640 "$T_WS/acl-plain/f"
+check "guard_attr under fs_bwrap (default profile): cp -a works" \
+        sh -c "cd '$T_WS' && HOME='$T_HOME' XDG_CONFIG_HOME='$T_TMP/xdg' '$STK' run --profile default --workspace '$T_WS' -- sh -c 'cp -a acl-plain acl-plain2 && test \$(stat -c %a acl-plain2/f) = 640'"
