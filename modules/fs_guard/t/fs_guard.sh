@@ -128,3 +128,12 @@ except OSError as e: sys.exit(e.errno)'
 mkdir -p "$T_WS/acl-plain" && echo x > "$T_WS/acl-plain/f" && chmod 640 "$T_WS/acl-plain/f"
 check "guard_attr under fs_bwrap (default profile): cp -a works" \
         sh -c "cd '$T_WS' && HOME='$T_HOME' XDG_CONFIG_HOME='$T_TMP/xdg' '$STK' run --profile default --workspace '$T_WS' -- sh -c 'cp -a acl-plain acl-plain2 && test \$(stat -c %a acl-plain2/f) = 640'"
+
+# ---- chmod through /proc/self/fd/N: the command's own fd (issue 15) ---------
+check "guard_attr: chmod /proc/self/fd/N of a workspace file works" \
+        sbx_policy "$T_TMP/new.yaml" sh -c 'exec 3> viafd && chmod 600 /proc/self/fd/3 && test "$(stat -c %a viafd)" = 600'
+check "guard_attr: chmod /proc/thread-self/fd/N works too" \
+        sbx_policy "$T_TMP/new.yaml" sh -c 'exec 3> viafd && chmod 640 /proc/thread-self/fd/3 && test "$(stat -c %a viafd)" = 640'
+check_status "guard_attr: chmod /proc/self/fd/N of an outside file refused" 1 \
+        sbx_policy "$T_TMP/new.yaml" sh -c 'exec 3< "$1" && chmod 666 /proc/self/fd/3' sh "$OUT/victim"
+check_output "the outside file stays 644" '^644$' stat -c %a "$OUT/victim"
