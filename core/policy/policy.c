@@ -66,6 +66,7 @@ static const char *const key_names[CORE_KEY_MAX] = {
         [CORE_KEY_ENV_DENY] = "env.deny",
         [CORE_KEY_ENV_ALLOW] = "env.allow",
         [CORE_KEY_NET_PROXY_PORT] = "network.proxy_port",
+        [CORE_KEY_CACHES] = "caches",
 };
 
 static int name_index(const char *const *names, size_t n, const char *s)

@@ -547,7 +547,7 @@ static int policy_new(const char *profile, struct core_policy **ret)
         p->network = STK_NET_OFF;
         p->approval = STK_APPROVAL_ON_REQUEST; /* an ASK with no approval module is a DENY anyway */
         p->workspace_origin = p->private_tmp_origin = p->git_origin = p->protect_defaults_origin = o;
-        p->network_origin = p->approval_origin = p->audit_origin = o;
+        p->network_origin = p->approval_origin = p->audit_origin = p->caches_origin = o;
         p->overridable_user_origin = p->overridable_project_origin = o;
         *ret = TAKE_PTR(p);
         return 0;
