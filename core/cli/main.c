@@ -21,6 +21,7 @@ static void usage_main(FILE *f)
                 "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n"
                 "       stockade doctor [--json]\n"
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
+                "       stockade caches list | [--workspace DIR] clear | clear --shared|--all\n"
                 "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
                 "       stockade --version | --help\n"
                 "\n"
@@ -96,6 +97,8 @@ int main(int argc, char **argv)
                 return doctor_main(argc - 1, argv + 1);
         if (streq(argv[1], "approvals"))
                 return cli_approvals(argc - 1, argv + 1);
+        if (streq(argv[1], "caches"))
+                return cli_caches(argc - 1, argv + 1);
         if (streq(argv[1], "compare"))
                 return cli_compare(argc - 1, argv + 1);
         fprintf(stderr, "stockade: unknown command \"%s\"\n", argv[1]);
