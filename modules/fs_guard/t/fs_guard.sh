@@ -137,3 +137,30 @@ check "guard_attr: chmod /proc/thread-self/fd/N works too" \
 check_status "guard_attr: chmod /proc/self/fd/N of an outside file refused" 1 \
         sbx_policy "$T_TMP/new.yaml" sh -c 'exec 3< "$1" && chmod 666 /proc/self/fd/3' sh "$OUT/victim"
 check_output "the outside file stays 644" '^644$' stat -c %a "$OUT/victim"
+
+# ---- bind() of a unix socket at the top, in a directory made since (issue 15)
+# Landlock has no right there; the supervisor binds the command's socket.
+mkdir -p "$OUT/sockdir"
+check_output "guard_top: a unix socket bound at the workspace top, then reached" '^top.sock connected$' \
+        sbx_policy "$T_TMP/new.yaml" python3 -c '
+import socket
+s = socket.socket(socket.AF_UNIX); s.bind("top.sock"); s.listen(1)
+c = socket.socket(socket.AF_UNIX); c.connect("top.sock"); print(s.getsockname(), "connected")'
+check "guard_top: the socket is the command's file, with its umask" sh -c "test -S '$T_WS/top.sock' && test \$(stat -c %a '$T_WS/top.sock') = 755"
+check "guard_top: a socket in a directory made during the run" sbx_policy "$T_TMP/new.yaml" python3 -c '
+import os, socket
+os.mkdir("run"); s = socket.socket(socket.AF_UNIX); s.bind("run/s.sock"); s.listen(1)
+socket.socket(socket.AF_UNIX).connect("run/s.sock")'
+check_status "guard_top: bind over an existing name is EADDRINUSE" 98 sbx_policy "$T_TMP/new.yaml" python3 -c '
+import socket, sys
+try: socket.socket(socket.AF_UNIX).bind("top.sock")
+except OSError as e: sys.exit(e.errno)'
+check_status "guard_top: bind in the read-only .git is EACCES" 13 sbx_policy "$T_TMP/new.yaml" python3 -c '
+import socket, sys
+try: socket.socket(socket.AF_UNIX).bind(".git/x.sock")
+except OSError as e: sys.exit(e.errno)'
+check_status "guard_top: bind outside the writable roots is Landlock's EACCES" 13 sbx_policy "$T_TMP/new.yaml" python3 -c '
+import socket, sys
+try: socket.socket(socket.AF_UNIX).bind(sys.argv[1] + "/x.sock")
+except OSError as e: sys.exit(e.errno)' "$OUT/sockdir"
+check "the outside directory got no socket" test ! -e "$OUT/sockdir/x.sock"
