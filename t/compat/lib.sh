@@ -11,7 +11,8 @@ mkdir -p "$CX_TOP"
 CX_BASE=$(mktemp -d "$CX_TOP/compat.XXXXXX") || exit 2
 chmod 755 "$CX_BASE"
 CX_PIDS=
-trap 'for p in $CX_PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$CX_BASE"' EXIT
+# CX_KEEP=1 keeps the workspaces and outputs for a look.
+trap 'for p in $CX_PIDS; do kill "$p" 2>/dev/null; done; [ -n "${CX_KEEP:-}" ] && echo "kept $CX_BASE" >&2 || rm -rf "$CX_BASE"' EXIT
 # A copy of the workloads the sandbox can read wherever the tree is.
 cp -R "$here/w" "$CX_BASE/w"
 export GIT_AUTHOR_NAME=compat GIT_AUTHOR_EMAIL=compat@example.invalid

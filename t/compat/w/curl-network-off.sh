@@ -3,5 +3,5 @@ NEEDS="curl"
 DENIED="default:network\.mode workspace-write:network\.mode landlock:network\.mode proxy:network|403|resolve|CONNECT"
 SANDBOXED="network off"
 inside() {
-curl -sS --max-time 20 http://example.com/ -o /dev/null
+curl -fsS --max-time 20 http://example.com/ -o /dev/null
 }
