@@ -15,6 +15,7 @@ int cli_explain(int argc, char **argv);
 int cli_approvals(int argc, char **argv);                          /* approvals_cmd.c */
 int cli_caches(int argc, char **argv);                             /* caches_cmd.c */
 int cli_compare(int argc, char **argv);
+int cli_log(int argc, char **argv);                                /* log_cmd.c */
 struct json_object;
 #include <stdio.h>
 void core_explain_print(FILE *f, struct json_object *j);

@@ -23,6 +23,7 @@ static void usage_main(FILE *f)
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
                 "       stockade caches list | [--workspace DIR] clear | clear --shared|--all\n"
                 "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
+                "       stockade log [--since T] [--denied] [--run ID] [--json] [FILE]\n"
                 "       stockade --version | --help\n"
                 "\n"
                 "Runs CMD inside the sandbox the profile's module stack builds.  Exit status:\n"
@@ -101,6 +102,8 @@ int main(int argc, char **argv)
                 return cli_caches(argc - 1, argv + 1);
         if (streq(argv[1], "compare"))
                 return cli_compare(argc - 1, argv + 1);
+        if (streq(argv[1], "log"))
+                return cli_log(argc - 1, argv + 1);
         fprintf(stderr, "stockade: unknown command \"%s\"\n", argv[1]);
         usage_main(stderr);
         return STK_EXIT_USAGE;
