@@ -2,5 +2,5 @@
 NEEDS="python3"
 ONLY="proxy"
 inside() {
-python3 -m pip download -q --no-deps -d dl --index-url "http://origin.test:$CX_PORT/simple/" cxwheel && ls dl | grep -q cxwheel
+python3 -m pip download -q --no-deps -d dl --trusted-host origin.test --index-url "http://origin.test:$CX_PORT/simple/" cxwheel && ls dl | grep -q cxwheel
 }
