@@ -260,6 +260,19 @@ static bool may_touch(const struct end *e, const struct fg_policy *pol)
         return stk_sc_beneath_any(full, pol->write) && !is_root_of(full, pol->write) && !protected(full, pol);
 }
 
+/* An entry outside the writable roots, in the host's /tmp that private_tmp
+ * means to replace: Landlock refuses it (EACCES), and the user is told
+ * once why and where to write instead. */
+static void tell_host_tmp(const struct end *e, const struct fg_policy *pol)
+{
+        char full[PATH_MAX];
+
+        if (!pol->host_tmp || !pol->host_tmp_refused || !stk_path_beneath(e->parent_path, pol->host_tmp))
+                return;
+        if (snprintf(full, sizeof(full), "%s/%s", e->parent_path, e->leaf) < (int) sizeof(full))
+                pol->host_tmp_refused(pol->userdata, full);
+}
+
 /* The command's umask applies, ours does not (perform() clears it).  Not
  * known (its status unreadable): 077, the tightest, never a looser mode
  * than the command asked for. */
@@ -365,8 +378,12 @@ static int open_new(int listener, const struct seccomp_notif *req, struct top_ca
         mode_t mode, old;
         int fd;
 
-        if (open_end(req->pid, &c->a) != 0 || !stk_sc_beneath_any(c->a.parent_path, pol->write))
+        if (open_end(req->pid, &c->a) != 0)
                 return FG_CONTINUE;
+        if (!stk_sc_beneath_any(c->a.parent_path, pol->write)) {
+                tell_host_tmp(&c->a, pol);
+                return FG_CONTINUE;
+        }
         if (c->a.slash)
                 return -EISDIR; /* "name/" with O_CREAT: the kernel's answer */
         if (!may_touch(&c->a, pol))
@@ -527,8 +544,10 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
         /* "name/" says a directory: only mkdir and rmdir take one here. */
         if ((c->a.slash || c->b.slash) && c->op != T_MKDIR && !(c->op == T_UNLINK && (c->flags & AT_REMOVEDIR)))
                 return FG_CONTINUE;
-        if (!stk_sc_beneath_any(c->a.parent_path, pol->write) && !(two && stk_sc_beneath_any(c->b.parent_path, pol->write)))
+        if (!stk_sc_beneath_any(c->a.parent_path, pol->write) && !(two && stk_sc_beneath_any(c->b.parent_path, pol->write))) {
+                tell_host_tmp(two ? &c->b : &c->a, pol);
                 return FG_CONTINUE;
+        }
         if (creates_existing(c))
                 return c->op == T_BIND ? -EADDRINUSE : -EEXIST;
         if (!may_touch(&c->a, pol) || (two && !may_touch(&c->b, pol)))

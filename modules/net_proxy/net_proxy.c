@@ -165,13 +165,7 @@ static int bound_port(int fd)
         return ntohs(a.sin_port);
 }
 
-/* curl, git, npm and pip read these.  NO_PROXY names loopback only (the
- * user's own list, which may name hosts that would go around the proxy,
- * is replaced): the proxy refuses loopback destinations anyway, and a
- * test or dev server the command runs there is its own, in the network
- * namespace of a wrapper (issue 15); without one, net_seccomp refuses the
- * connect. */
-#define NP_NO_PROXY "localhost,127.0.0.1,::1"
+/* curl, git, npm and pip read these; NO_PROXY empty so nothing goes around. */
 static int set_proxy_env(struct stk_ctx *ctx, int port)
 {
         static const char *const http_vars[] = { "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy" };
@@ -187,9 +181,9 @@ static int set_proxy_env(struct stk_ctx *ctx, int port)
         if (r >= 0)
                 r = host->plan_setenv(ctx, "all_proxy", socks);
         if (r >= 0)
-                r = host->plan_setenv(ctx, "NO_PROXY", NP_NO_PROXY);
+                r = host->plan_setenv(ctx, "NO_PROXY", "");
         if (r >= 0)
-                r = host->plan_setenv(ctx, "no_proxy", NP_NO_PROXY);
+                r = host->plan_setenv(ctx, "no_proxy", "");
         return r;
 }
 
@@ -329,7 +323,7 @@ static int np_explain(struct stk_ctx *ctx, char **ret_text)
                         p->conf.listen_port ? "" : "any free port, e.g. ", p->conf.listen_port);
                 fprintf(f, "reached in a network namespace through a listener made there and handed over; "
                         "otherwise at that loopback port (the only TCP destination Landlock/seccomp allow)\n");
-                fprintf(f, "env: HTTP_PROXY HTTPS_PROXY ALL_PROXY (and lower case) set, NO_PROXY=%s\n", NP_NO_PROXY);
+                fprintf(f, "env: HTTP_PROXY HTTPS_PROXY ALL_PROXY (and lower case) set, NO_PROXY empty\n");
                 fprintf(f, "decisions: network.deny (%zu patterns) wins, then network.allow (%zu); "
                         "others ask (deny under approval: never); unlisted addresses denied\n",
                         np_matcher_count(p->conf.deny), np_matcher_count(p->conf.allow));

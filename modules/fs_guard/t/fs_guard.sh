@@ -164,3 +164,11 @@ import socket, sys
 try: socket.socket(socket.AF_UNIX).bind(sys.argv[1] + "/x.sock")
 except OSError as e: sys.exit(e.errno)' "$OUT/sockdir"
 check "the outside directory got no socket" test ! -e "$OUT/sockdir/x.sock"
+
+# ---- /tmp/NAME under the Landlock stack: refused, and said why once --------
+{ t_default_settings off ""; printf 'stack:\n  - { phase: pre-exec,   control: required, module: fs_landlock }\n  - { phase: in-sandbox, control: required, module: fs_landlock }\n  - { phase: in-sandbox, control: required, module: fs_guard }\n  - { phase: in-sandbox, control: required, module: net_seccomp }\n'; } > "$T_TMP/ptmp.yaml"
+check_output "private_tmp: /tmp/NAME refused, the notice names \$TMPDIR" \
+        'private_tmp: /tmp/stk-compat-[0-9]+ refused: .*private temporary directory is \$TMPDIR' \
+        sbx_policy "$T_TMP/ptmp.yaml" sh -c 'echo x > /tmp/stk-compat-$$; echo x > /tmp/stk-compat2-$$; true'
+check_output "the notice comes once a run" '^1$' sh -c "cd '$T_WS' && HOME='$T_HOME' '$STK' run --policy '$T_TMP/ptmp.yaml' --workspace '$T_WS' -- sh -c 'echo x > /tmp/a-\$\$; echo x > /tmp/b-\$\$; true' 2>&1 | grep -c 'private_tmp:'"
+check "\$TMPDIR works there" sbx_policy "$T_TMP/ptmp.yaml" sh -c 'echo x > "$TMPDIR/f" && test -s "$TMPDIR/f"'

@@ -1,12 +1,13 @@
-# a loopback HTTP server (python http.server) and a client
+# a loopback TCP server and client (a test server), plain sockets
 NEEDS="python3"
 DENIED="landlock:network\.mode"
 inside() {
 python3 - <<'E'
-import http.server, threading, urllib.request
-srv = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
-threading.Thread(target=srv.serve_forever, daemon=True).start()
-body = urllib.request.urlopen("http://127.0.0.1:%d/file.txt" % srv.server_address[1], timeout=10).read()
-assert body == b"hello\n", body
+import socket, threading
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+def serve():
+    c, _ = s.accept(); c.sendall(b"pong"); c.close()
+threading.Thread(target=serve, daemon=True).start()
+c = socket.create_connection(s.getsockname(), timeout=10); assert c.recv(4) == b"pong"
 E
 }
