@@ -25,17 +25,17 @@ _stockade()
         --profile|-p)
                 COMPREPLY=($(compgen -W "default workspace-write read-only ci proxy agent landlock full-access" -- "$cur"))
                 return ;;
-        --policy|-P|--audit|-a|--html|--file|--json-file)
+        --policy|-P|--audit|-a|--html|--file|--json-file|--output)
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return ;;
         --workspace|-w)
                 COMPREPLY=($(compgen -d -- "$cur"))
                 return ;;
-        --since|--run|--runs|--only|--stack)
+        --since|--run|--runs|--only|--stack|--codex-profile)
                 return ;;
         esac
         if [[ -z $cmd ]]; then
-                COMPREPLY=($(compgen -W "run check explain doctor approvals caches compare log --version --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "run check explain doctor approvals caches compare log import --version --help" -- "$cur"))
                 return
         fi
         case $cmd in
@@ -55,6 +55,14 @@ _stockade()
                         COMPREPLY=($(compgen -W "--workspace --shared --all list clear --help" -- "$cur")) ;;
         compare)
                 COMPREPLY=($(compgen -W "--profile --stack --json --html --runs --only --help" -- "$cur")) ;;
+        import)
+                if [[ $cur == -* ]]; then
+                        COMPREPLY=($(compgen -W "--profile --output --force --dry-run --codex-profile --help" -- "$cur"))
+                elif [[ $prev == import ]]; then
+                        COMPREPLY=($(compgen -W "srt codex" -- "$cur"))
+                else
+                        COMPREPLY=($(compgen -f -- "$cur"))
+                fi ;;
         log)
                 [[ $cur == -* ]] &&
                         COMPREPLY=($(compgen -W "--since --denied --run --json --profile --policy --workspace --help" -- "$cur")) ||

@@ -20,7 +20,7 @@
 #define LOG_LINE_MAX (1024 * 1024) /* a record is a few KiB; more is not ours */
 #define LOG_SCHEMA_VERSION 1        /* the "v" this reader knows */
 
-static void tokener_freep(struct json_tokener **t)
+void cli_tokener_freep(struct json_tokener **t)
 {
         if (*t)
                 json_tokener_free(*t);
@@ -191,7 +191,7 @@ static void print_record(FILE *out, struct json_object *rec)
 static int log_line(const char *file, unsigned long lineno, const char *line, size_t len,
                     const struct log_filter *f, bool *warned_version)
 {
-        _cleanup_(tokener_freep) struct json_tokener *tok = json_tokener_new();
+        _cleanup_(cli_tokener_freep) struct json_tokener *tok = json_tokener_new();
         struct json_object *rec;
         struct json_object *v;
 

@@ -24,6 +24,7 @@ static void usage_main(FILE *f)
                 "       stockade caches list | [--workspace DIR] clear | clear --shared|--all\n"
                 "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
                 "       stockade log [--since T] [--denied] [--run ID] [--json] [FILE]\n"
+                "       stockade import srt|codex [FILE] [--profile P] [--output FILE] [--force] [--dry-run]\n"
                 "       stockade --version | --help\n"
                 "\n"
                 "Runs CMD inside the sandbox the profile's module stack builds.  Exit status:\n"
@@ -104,6 +105,8 @@ int main(int argc, char **argv)
                 return cli_compare(argc - 1, argv + 1);
         if (streq(argv[1], "log"))
                 return cli_log(argc - 1, argv + 1);
+        if (streq(argv[1], "import"))
+                return cli_import(argc - 1, argv + 1);
         fprintf(stderr, "stockade: unknown command \"%s\"\n", argv[1]);
         usage_main(stderr);
         return STK_EXIT_USAGE;
