@@ -184,7 +184,6 @@ static int set_caches(struct pfile *f, const struct pnode *v)
         return 0;
 }
 
-static int set_approval(struct pfile *f, const struct pnode *v)
 static int set_approval_mode(struct pfile *f, const struct pnode *v)
 {
         struct core_policy *p = f->l->p;
@@ -274,7 +273,6 @@ static int set_approver(struct pfile *f, const struct pnode *v, enum core_key ke
 }
 
 /* `approval: never` (the mode alone) or a mapping of the approval.* keys. */
-static int set_approval(struct pfile *f, const struct pnode *v)
 {
         static const char *const names[] = { "mode", "exec", "webhook", "tty", "ask_limit", NULL };
         const struct pnode *k[5] = { 0 }, *vals[5] = { 0 };
