@@ -273,6 +273,7 @@ static int set_approver(struct pfile *f, const struct pnode *v, enum core_key ke
 }
 
 /* `approval: never` (the mode alone) or a mapping of the approval.* keys. */
+static int set_approval(struct pfile *f, const struct pnode *v)
 {
         static const char *const names[] = { "mode", "exec", "webhook", "tty", "ask_limit", NULL };
         const struct pnode *k[5] = { 0 }, *vals[5] = { 0 };
