@@ -35,7 +35,7 @@ _stockade()
                 return ;;
         esac
         if [[ -z $cmd ]]; then
-                COMPREPLY=($(compgen -W "run check explain doctor approvals compare log import --version --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "run check explain doctor approvals caches compare log import --version --help" -- "$cur"))
                 return
         fi
         case $cmd in
@@ -50,6 +50,9 @@ _stockade()
                 COMPREPLY=($(compgen -W "--json --policy --verbose --help" -- "$cur")) ;;
         approvals)
                 COMPREPLY=($(compgen -W "--file list revoke clear --help" -- "$cur")) ;;
+        caches)
+                [[ $prev == --workspace ]] && COMPREPLY=($(compgen -d -- "$cur")) ||
+                        COMPREPLY=($(compgen -W "--workspace --shared --all list clear --help" -- "$cur")) ;;
         compare)
                 COMPREPLY=($(compgen -W "--profile --stack --json --html --runs --only --help" -- "$cur")) ;;
         import)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # fish completion for stockade(1).  Installed as
 # $(datadir)/fish/vendor_completions.d/stockade.fish.
-set -l cmds run check explain doctor approvals compare log import
+set -l cmds run check explain doctor approvals caches compare log import
 set -l profiles default workspace-write read-only ci proxy agent landlock full-access
 complete -c stockade -f
 complete -c stockade -n "not __fish_seen_subcommand_from $cmds" -a "$cmds"
@@ -17,6 +17,10 @@ complete -c stockade -n "__fish_seen_subcommand_from explain doctor compare log"
 complete -c stockade -n "__fish_seen_subcommand_from explain" -l details -d 'every line and rule'
 complete -c stockade -n "__fish_seen_subcommand_from approvals" -l file -r -F -d 'approvals store'
 complete -c stockade -n "__fish_seen_subcommand_from approvals" -a 'list revoke clear'
+complete -c stockade -n "__fish_seen_subcommand_from caches" -a 'list clear'
+complete -c stockade -n "__fish_seen_subcommand_from caches" -l workspace -r -a '(__fish_complete_directories)' -d 'the workspace whose set to clear'
+complete -c stockade -n "__fish_seen_subcommand_from caches" -l shared -d 'the shared set'
+complete -c stockade -n "__fish_seen_subcommand_from caches" -l all -d 'every set'
 complete -c stockade -n "__fish_seen_subcommand_from compare" -l stack -r -F -d 'stack name or file'
 complete -c stockade -n "__fish_seen_subcommand_from compare" -l html -r -F -d 'write a page'
 complete -c stockade -n "__fish_seen_subcommand_from compare" -l runs -x -d 'timed runs'

@@ -75,6 +75,12 @@ ifeq ($(MODULE_OS),Linux)
 -include t/escape/escape.mk
 endif
 
+# The compatibility suite alone (t/compat/run; `check` runs it through
+# t/integration/compat-*.sh): COMPAT_PROFILES="default landlock" to narrow.
+.PHONY: compat
+compat: all
+	@STK_BUILD=$(ABS_B) sh t/compat/run $(foreach p,$(COMPAT_PROFILES),--profile $(p))
+
 .PHONY: check portable portable-modules check-browser
 TEST_ARTIFACTS := all $(TEST_MODULE_SOS) $(B)/t/unit-tests $(LIB_UNIT_BINS) $(MODULE_UNIT_BINS) $(T_HELPERS) $(ESCAPE_BINS)
 check: $(TEST_ARTIFACTS) $(if $(filter 1,$(PORTABLE)),,portable)

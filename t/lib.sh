@@ -27,7 +27,20 @@ T_CLEANUP=":"  # each fixture appends "; kill PID"
 
 t_cleanup() {
         eval "$T_CLEANUP"
+        t_clear_caches
         rm -rf "$T_TMP"
+}
+
+# The sandbox cache sets (`caches:`) that runs in this script's workspaces
+# made, each noted beside it with its workspace: removed with them.
+t_clear_caches() {
+        _base=${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/stockade/sandbox-caches
+        for _note in "$_base"/ws-*.workspace; do
+                [ -f "$_note" ] || continue
+                case $(cat "$_note") in
+                "$T_TMP"/*|"$T_TMP") rm -rf "${_note%.workspace}" "$_note" ;;
+                esac
+        done
 }
 
 ok()     { echo "ok - $T_NAME: $1"; }

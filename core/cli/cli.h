@@ -13,6 +13,7 @@ int cli_parse(int argc, char **argv, struct cli_opts *o);
 int cli_check_one(const struct cli_opts *o);                       /* 0 or an exit status */
 int cli_explain(int argc, char **argv);
 int cli_approvals(int argc, char **argv);                          /* approvals_cmd.c */
+int cli_caches(int argc, char **argv);                             /* caches_cmd.c */
 int cli_compare(int argc, char **argv);
 int cli_log(int argc, char **argv);                                /* log_cmd.c */
 int cli_import(int argc, char **argv);                             /* import_cmd.c */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stockade check and stockade explain: what a profile resolves to, who
  * enforces each setting, and the verdict trail for a command. */
+#include <limits.h>
 #include <stdio.h>
 #include <json-c/json.h>
 
@@ -115,6 +116,14 @@ static struct json_object *settings_json(const struct core_run *run)
         json_object_object_add(s, "hide", list_json(&p->hide));
         json_object_object_add(s, "private_tmp", scalar_json(p->private_tmp ? "true" : "false", &p->private_tmp_origin));
         json_object_object_add(s, "git", scalar_json(core_git_name(p->git), &p->git_origin));
+        {
+                /* enum core_caches; with the set the command writes */
+                static const char *const caches[] = { "off", "per-workspace", "shared" };
+                char v[PATH_MAX + 32];
+                snprintf(v, sizeof(v), "%s%s%s", caches[p->caches], run->settings.cache_set ? ": " : "",
+                         run->settings.cache_set ? run->settings.cache_set : "");
+                json_object_object_add(s, "caches", scalar_json(v, &p->caches_origin));
+        }
         json_object_object_add(s, "network", scalar_json(core_network_name(p->network), &p->network_origin));
         json_object_object_add(s, "network_allow", list_json(&p->net_allow));
         json_object_object_add(s, "network_deny", list_json(&p->net_deny));

@@ -22,6 +22,7 @@ static void usage_main(FILE *f)
                 "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--json] [--details] [-- CMD...]\n"
                 "       stockade doctor [--json]\n"
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
+                "       stockade caches list | [--workspace DIR] clear | clear --shared|--all\n"
                 "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
                 "       stockade log [--since T] [--denied] [--run ID] [--json] [FILE]\n"
                 "       stockade import srt|codex [FILE] [--profile P] [--output FILE] [--force] [--dry-run]\n"
@@ -99,6 +100,8 @@ int main(int argc, char **argv)
                 return doctor_main(argc - 1, argv + 1);
         if (streq(argv[1], "approvals"))
                 return cli_approvals(argc - 1, argv + 1);
+        if (streq(argv[1], "caches"))
+                return cli_caches(argc - 1, argv + 1);
         if (streq(argv[1], "compare"))
                 return cli_compare(argc - 1, argv + 1);
         if (streq(argv[1], "log"))

@@ -70,6 +70,7 @@ static const char *const key_names[CORE_KEY_MAX] = {
         [CORE_KEY_ENV_DENY] = "env.deny",
         [CORE_KEY_ENV_ALLOW] = "env.allow",
         [CORE_KEY_NET_PROXY_PORT] = "network.proxy_port",
+        [CORE_KEY_CACHES] = "caches",
         [CORE_KEY_APPROVAL_EXEC] = "approval.exec",
         [CORE_KEY_APPROVAL_WEBHOOK] = "approval.webhook",
 };

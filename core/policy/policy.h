@@ -68,6 +68,15 @@ struct core_arg {
         struct core_origin origin;
 };
 
+/* `caches:` (stockade.yaml(5)): the tools' caches redirected to writable
+ * directories of the sandbox's own, one set per workspace or one shared;
+ * ordered, a higher value loosens. */
+enum core_caches {
+        CORE_CACHES_OFF = 0,
+        CORE_CACHES_WORKSPACE,
+        CORE_CACHES_SHARED,
+};
+
 struct core_line {
         enum stk_phase phase;
         enum core_control control;
@@ -103,6 +112,7 @@ struct core_policy {
         uint32_t best_effort;       /* stk_cover bits */
         struct core_list best_effort_items;
         char *audit;                struct core_origin audit_origin; /* NULL: no audit log */
+        enum core_caches caches;    struct core_origin caches_origin; /* tool caches (core/run/caches.c) */
 
         struct core_line *lines;
         size_t n_lines;
@@ -211,6 +221,7 @@ enum core_key {
         CORE_KEY_ENV_DENY,
         CORE_KEY_ENV_ALLOW,
         CORE_KEY_NET_PROXY_PORT,
+        CORE_KEY_CACHES,
         CORE_KEY_APPROVAL_EXEC,
         CORE_KEY_APPROVAL_WEBHOOK,
         CORE_KEY_MAX

@@ -567,7 +567,7 @@ static int policy_new(const char *profile, struct core_policy **ret)
         p->approval_exec_origin = p->approval_webhook_origin = o;
         p->approval_tty_origin = p->approval_ask_limit_origin = o;
         p->workspace_origin = p->private_tmp_origin = p->git_origin = p->protect_defaults_origin = o;
-        p->network_origin = p->approval_origin = p->audit_origin = o;
+        p->network_origin = p->approval_origin = p->audit_origin = p->caches_origin = o;
         p->overridable_user_origin = p->overridable_project_origin = o;
         *ret = TAKE_PTR(p);
         return 0;

@@ -22,6 +22,7 @@ static const char *const bool_false[] = { "false", "no", NULL };
 static const char *const git_names[] = { "off", "surfaces", "whole", NULL };          /* enum core_git_protect */
 static const char *const mode_names[] = { "off", "proxy", "on", NULL };               /* enum stk_network */
 static const char *const approval_names[] = { "on-request", "never", NULL };          /* enum stk_approval */
+static const char *const caches_names[] = { "off", "per-workspace", "shared", NULL }; /* enum core_caches */
 static const char *const approval_tty_names[] = { "off", "auto", "on", NULL };        /* enum core_approval_tty */
 
 static int index_of(const char *const *names, const char *s)
@@ -162,6 +163,24 @@ static int set_git(struct pfile *f, const struct pnode *v)
         }
         p->git = (enum core_git_protect) g;
         p->git_origin = porigin(f, v);
+        return 0;
+}
+
+/* A set shared between workspaces, or any set where there was none, is
+ * more than the lower layers gave. */
+static int set_caches(struct pfile *f, const struct pnode *v)
+{
+        struct core_policy *p = f->l->p;
+        int c = want_enum(f, v, "caches", caches_names, "one of per-workspace, shared, off");
+
+        if (c < 0)
+                return 0;
+        if ((enum core_caches) c > p->caches && !pmay_loosen(f, CORE_KEY_CACHES)) {
+                pdeny_loosen(f, v, CORE_KEY_CACHES, "\"caches\" gives the command more writable cache directories");
+                return 0;
+        }
+        p->caches = (enum core_caches) c;
+        p->caches_origin = porigin(f, v);
         return 0;
 }
 
@@ -531,12 +550,12 @@ typedef int (*setting_fn)(struct pfile *f, const struct pnode *v);
 static const char *const setting_names[] = {
         "workspace", "write", "read_only", "hide", "private_tmp", "git", "protect",
         "protect_defaults", "network", "approval", "best_effort", "audit", "env",
-        "allow_broad_workspace", NULL
+        "allow_broad_workspace", "caches", NULL
 };
 static const setting_fn setting_fns[] = {
         set_workspace, set_write, set_read_only, set_hide, set_private_tmp, set_git, set_protect,
         set_protect_defaults, set_network, set_approval, set_best_effort, set_audit, set_env,
-        set_allow_broad_workspace,
+        set_allow_broad_workspace, set_caches,
 };
 _Static_assert(ELEMENTSOF(setting_names) == ELEMENTSOF(setting_fns) + 1, "one function per setting");
 

@@ -86,6 +86,7 @@ struct core_trail {
 struct core_settings {
         struct stk_settings pub;
         char **write, **read_only, **hide, **net_allow, **net_deny;
+        char *cache_set;        /* caches.c: the set's directory (also in write), or NULL */
 };
 
 /* freeze.c: the command stopped while a question is asked. */
@@ -179,6 +180,15 @@ int core_run_init_modules(struct core_run *run, enum stk_phase only_phase_or_max
 int core_settings_build(const struct core_policy *p, struct core_settings *ret);
 void core_settings_publish(struct core_settings *s, const struct stk_settings *scalars);
 void core_settings_done(struct core_settings *s);
+
+/* caches.c: `caches:`, the tools' caches in writable directories of the
+ * sandbox's own. */
+int core_caches_base(char *buf, size_t size);
+int core_caches_set_name(const char *workspace, bool shared, char *buf, size_t size);
+int core_caches_settings(const struct core_policy *p, struct core_settings *s);
+int core_caches_plan(struct core_run *run);
+size_t core_caches_n_tools(void);
+void core_caches_tool(size_t i, const char **ret_dir, const char **ret_env, const char **ret_host_path);
 extern const struct stk_host core_host;
 
 /* stack.c: the PAM-style dispatch */

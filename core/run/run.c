@@ -307,6 +307,9 @@ int core_settings_build(const struct core_policy *p, struct core_settings *s)
                         return -ENOMEM;
                 }
         strv_free(prot);
+        r = core_caches_settings(p, s);
+        if (r < 0)
+                return r;
         core_settings_publish(s, &(struct stk_settings) {
                 .profile = p->profile,
                 .workspace = p->workspace,
@@ -330,5 +333,6 @@ void core_settings_done(struct core_settings *s)
         strv_free(s->hide);
         strv_free(s->net_allow);
         strv_free(s->net_deny);
+        free(s->cache_set);
         *s = (struct core_settings) { 0 };
 }

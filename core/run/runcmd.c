@@ -144,6 +144,8 @@ static int pre_exec(struct core_run *run, char **argv, char **envp)
                 return r;
         /* Before the modules: what they add (proxy variables) is theirs. */
         r = core_plan_filter_env(&run->plan, &run->policy->env_deny, &run->policy->env_allow);
+        if (r >= 0)
+                r = core_caches_plan(run);
         if (r < 0)
                 return r;
         return core_stack_act(run, STK_PHASE_PRE_EXEC);

@@ -74,6 +74,7 @@ static void get_opts(struct stk_ctx *ctx, struct fg_opts *ret)
 struct fg_data {
         const char **write; /* supervisor: writable roots and writable binds, NULL-ended */
         bool wrapped;       /* supervisor: a namespace wrapper took effect */
+        bool tmp_noticed;   /* supervisor: the user was told about the host's /tmp */
         bool ready;
 };
 
@@ -180,6 +181,20 @@ static int setup(struct stk_ctx *ctx, struct fg_data *d)
         return 0;
 }
 
+/* One notice a run: Landlock's EACCES for /tmp/NAME does not say that the
+ * command's private temporary directory is elsewhere. */
+static void host_tmp_refused(void *userdata, const char *path)
+{
+        struct stk_ctx *ctx = userdata;
+        struct fg_data *d = host->data(ctx);
+
+        if (!d || d->tmp_noticed)
+                return;
+        d->tmp_noticed = true;
+        host->log(ctx, STK_LOG_WARNING, "private_tmp: %s refused: under this stack (no mount namespace) the host's "
+                  "/tmp stays read-only; the command's private temporary directory is $TMPDIR", path);
+}
+
 /* A call from the core's listener: ours if guard_attr or guard_top sent it. */
 static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *resp_)
 {
@@ -201,7 +216,9 @@ static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *
         r = d->ready ? 0 : setup(ctx, d);
         if (r < 0)
                 return r;
-        pol = (struct fg_policy) { .write = d->write, .read_only = s->read_only, .hide = s->hide, .wrapped = d->wrapped };
+        pol = (struct fg_policy) { .write = d->write, .read_only = s->read_only, .hide = s->hide, .wrapped = d->wrapped,
+                                   .host_tmp = s->private_tmp && !d->wrapped ? "/tmp" : NULL,
+                                   .host_tmp_refused = host_tmp_refused, .userdata = ctx };
         /* Everything we do for the command, the path lookups too, without
          * our capabilities: it has none. */
         r = stk_sc_caps_off(&caps);

@@ -35,6 +35,7 @@
 
 #include "fs_guard_internal.h"
 #include "common/stk_path.h"
+#include "common/stk_util.h"
 
 /* The old calls exist on x86 but not on the newer tables (aarch64): a
  * number no notification carries. */
@@ -240,15 +241,32 @@ static int decode(const struct seccomp_notif *req, struct attr_call *c)
         return -ENOSYS;
 }
 
-/* Only user.* is made for the command: the supervisor may hold privileges
- * the command was denied (root's CAP_SETFCAP), and security.capability on
- * a workspace binary would hand them out to whoever runs it later.  The
- * kernel allows user.* on files and directories only. */
+/* Which attributes are made for the command: user.* (the kernel allows
+ * them on files and directories only) and the POSIX ACLs, which are the
+ * mode by other means (cp -a and cp -p copy the mode as
+ * system.posix_acl_access) and get chmod's rule: the caller holds no
+ * capability while we act (stk_sc_caps_off), so the kernel asks the same
+ * ownership as for chmod, and refuses a default ACL on a non-directory.
+ * Nothing else: the supervisor may hold privileges the command was denied
+ * (root's CAP_SETFCAP), and security.capability on a workspace binary
+ * would hand them out to whoever runs it later; trusted.* and security.*
+ * are the LSMs' and root's. */
+static bool xattr_allowed(const char *name, const struct stat *st)
+{
+        if (strncmp(name, "user.", 5) == 0)
+                return S_ISREG(st->st_mode) || S_ISDIR(st->st_mode);
+        if (streq(name, "system.posix_acl_access") || streq(name, "system.posix_acl_default"))
+                return !S_ISLNK(st->st_mode);
+        return false;
+}
+
 static int xattr_apply(const struct attr_call *c, const char *link, const struct stat *st)
 {
         int r;
 
-        if (strncmp(c->name, "user.", 5) != 0 || !(S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)))
+        if (S_ISLNK(st->st_mode) && strncmp(c->name, "system.posix_acl_", 17) == 0)
+                return -EOPNOTSUPP; /* as the kernel says for a symlink's ACL */
+        if (!xattr_allowed(c->name, st))
                 return -EPERM;
         if (c->kind == A_SETXATTR)
                 r = setxattr(link, c->name, c->value, c->size, c->xflags);
@@ -291,6 +309,41 @@ bool fg_attr_is_guarded(int nr)
         return is_mode(nr) || is_utime(nr) || is_xattr(nr);
 }
 
+/* chmod /proc/self/fd/N (gnulib's fchmodat fallback, install(1), some
+ * build tools) names the command's own fd N.  Resolved by us, "self" would
+ * be the supervisor, and the magic link is refused anyway
+ * (RESOLVE_NO_MAGICLINKS: ELOOP), so the name is read as the kernel would
+ * read it for the command: its fd N, which it could change with fchmod(2)
+ * as well.  may_change then judges the file that fd is open on.  Only the
+ * absolute spellings: the command's /proc is read-only to it, so they
+ * mean what they say.  -ENOENT: not such a name. */
+static int own_fd_path(pid_t pid, const char *path)
+{
+        static const char *const prefixes[] = { "/proc/self/fd/", "/proc/thread-self/fd/" };
+
+        for (size_t i = 0; i < ELEMENTSOF(prefixes); i++) {
+                size_t n = strlen(prefixes[i]);
+                char *end;
+                long fd;
+
+                if (strncmp(path, prefixes[i], n) != 0 || path[n] < '0' || path[n] > '9')
+                        continue;
+                errno = 0;
+                fd = strtol(path + n, &end, 10);
+                if (errno || *end || fd > INT_MAX)
+                        return -EBADF;
+                return stk_sc_fd_of(pid, (int) fd);
+        }
+        return -ENOENT;
+}
+
+static int open_named(const struct seccomp_notif *req, const struct attr_call *c, const char *path)
+{
+        int fd = c->follow ? own_fd_path(req->pid, path) : -ENOENT;
+
+        return fd != -ENOENT ? fd : stk_sc_open_target(req->pid, c->dirfd, path, c->follow);
+}
+
 /* Do the call for the command if it may; 0 or -errno for it.  `still_valid`
  * is asked after the file is open and before it is changed: the pid in the
  * notification may have been reused by then. */
@@ -310,7 +363,7 @@ int fg_attr_call(int listener, const struct seccomp_notif *req, const struct fg_
                 r = stk_sc_read_path(req->pid, c.path_addr, path, sizeof(path));
                 if (r >= 0 && !path[0] && !c.empty_ok)
                         r = -ENOENT; /* "" is no name, unless AT_EMPTY_PATH */
-                fd = r < 0 ? r : stk_sc_open_target(req->pid, c.dirfd, path, c.follow);
+                fd = r < 0 ? r : open_named(req, &c, path);
         }
         if (fd < 0) {
                 free(c.value);

@@ -71,7 +71,7 @@ static int add_top_guard(scmp_filter_ctx f, fg_log_fn log, void *userdata)
 {
         static const char *const calls[] = {
                 "creat", "openat2", "mkdir", "mkdirat", "mknod", "mknodat", "symlink", "symlinkat", "link", "linkat",
-                "unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2", "truncate",
+                "unlink", "unlinkat", "rmdir", "rename", "renameat", "renameat2", "truncate", "bind",
         };
         static const unsigned writes[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC };
         int r = 0, nr, open_nr = seccomp_syscall_resolve_name("open");

@@ -31,6 +31,12 @@ struct fg_policy {
         const char *const *hide;
         bool wrapped;                 /* a namespace wrapper took effect: a mount namespace
                                        * of the command's is its, and its mounts decide */
+        /* private_tmp without a wrapper: the host's /tmp stays read-only
+         * (Landlock) and the command's temporary directory is $TMPDIR; told
+         * of an entry refused there, for the user's one notice (may be NULL). */
+        const char *host_tmp;
+        void (*host_tmp_refused)(void *userdata, const char *path);
+        void *userdata;
 };
 
 struct seccomp_notif;

@@ -35,7 +35,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -55,7 +58,7 @@
 /* An open that may write: the filter notifies these only. */
 #define WRITES (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
 
-enum top_op { T_OPEN, T_MKDIR, T_MKNOD, T_SYMLINK, T_UNLINK, T_RENAME, T_LINK, T_TRUNCATE };
+enum top_op { T_OPEN, T_MKDIR, T_MKNOD, T_SYMLINK, T_UNLINK, T_RENAME, T_LINK, T_TRUNCATE, T_BIND };
 
 /* One end of the call: a directory fd (or AT_FDCWD) and the command's path. */
 struct end {
@@ -66,6 +69,7 @@ struct end {
         char parent_path[PATH_MAX];
         const char *leaf;       /* into path */
         bool slash;             /* the path ended in "/": a directory only */
+        bool copied;            /* path holds the name already (bind's, from its address) */
 };
 
 struct top_call {
@@ -87,6 +91,7 @@ bool fg_top_is_guarded(int nr)
 #endif
         case __NR_openat: case __NR_openat2: case __NR_mkdirat: case __NR_mknodat: case __NR_symlinkat:
         case __NR_unlinkat: case __NR_renameat: case __NR_renameat2: case __NR_linkat: case __NR_truncate:
+        case __NR_bind:
                 return true;
         default:
                 return false;
@@ -118,6 +123,33 @@ static int decode_openat2(const struct seccomp_notif *req, struct top_call *c)
         return 0;
 }
 
+/* bind(2) of a pathname unix socket makes a file: at a writable root's
+ * top, or in a directory made since the rules (which has no Landlock right
+ * at all), Landlock refuses it (EACCES), so the supervisor binds the
+ * command's socket itself.  Abstract and unnamed addresses, other
+ * families: the kernel's.  The address is copied once; sun_path need not
+ * end in a NUL. */
+static int decode_bind(const struct seccomp_notif *req, struct top_call *c)
+{
+        struct sockaddr_un sa = { 0 };
+        size_t len = (size_t) req->data.args[2], n;
+        struct iovec local = { &sa, len }, remote = { (void *) (uintptr_t) req->data.args[1], len };
+
+        if (len <= offsetof(struct sockaddr_un, sun_path) || len > sizeof(sa))
+                return FG_CONTINUE; /* autobind, or the kernel's EINVAL */
+        if (process_vm_readv(req->pid, &local, 1, &remote, 1, 0) != (ssize_t) len)
+                return -EFAULT;
+        if (sa.sun_family != AF_UNIX || sa.sun_path[0] == '\0')
+                return FG_CONTINUE;
+        n = strnlen(sa.sun_path, len - offsetof(struct sockaddr_un, sun_path));
+        memcpy(c->a.path, sa.sun_path, n);
+        c->a.path[n] = '\0';
+        c->op = T_BIND;
+        at(&c->a, AT_FDCWD, 0);
+        c->a.copied = true;
+        return 0;
+}
+
 static int decode(const struct seccomp_notif *req, struct top_call *c)
 {
         const __u64 *a = req->data.args;
@@ -135,6 +167,7 @@ static int decode(const struct seccomp_notif *req, struct top_call *c)
         case __NR_link: c->op = T_LINK; at(&c->a, AT_FDCWD, a[0]); at(&c->b, AT_FDCWD, a[1]); break;
 #endif
         case __NR_truncate: c->op = T_TRUNCATE; at(&c->a, AT_FDCWD, a[0]); c->length = (off_t) a[1]; break;
+        case __NR_bind: return decode_bind(req, c);
         case __NR_linkat:
                 /* AT_EMPTY_PATH links an fd (O_TMPFILE), AT_SYMLINK_FOLLOW the
                  * file a symlink names, which only the name was checked for:
@@ -172,7 +205,7 @@ static int open_end(pid_t pid, struct end *e)
 {
         char dir[PATH_MAX], *slash;
 
-        if (stk_sc_read_path(pid, e->addr, e->path, sizeof(e->path)) < 0)
+        if (!e->copied && stk_sc_read_path(pid, e->addr, e->path, sizeof(e->path)) < 0)
                 return 1; /* EFAULT, ENAMETOOLONG: the kernel says so */
         for (size_t len = strlen(e->path); len > 1 && e->path[len - 1] == '/'; len--) {
                 e->path[len - 1] = '\0';
@@ -225,6 +258,19 @@ static bool may_touch(const struct end *e, const struct fg_policy *pol)
             (int) sizeof(full))
                 return false;
         return stk_sc_beneath_any(full, pol->write) && !is_root_of(full, pol->write) && !protected(full, pol);
+}
+
+/* An entry outside the writable roots, in the host's /tmp that private_tmp
+ * means to replace: Landlock refuses it (EACCES), and the user is told
+ * once why and where to write instead. */
+static void tell_host_tmp(const struct end *e, const struct fg_policy *pol)
+{
+        char full[PATH_MAX];
+
+        if (!pol->host_tmp || !pol->host_tmp_refused || !stk_path_beneath(e->parent_path, pol->host_tmp))
+                return;
+        if (snprintf(full, sizeof(full), "%s/%s", e->parent_path, e->leaf) < (int) sizeof(full))
+                pol->host_tmp_refused(pol->userdata, full);
 }
 
 /* The command's umask applies, ours does not (perform() clears it).  Not
@@ -332,8 +378,12 @@ static int open_new(int listener, const struct seccomp_notif *req, struct top_ca
         mode_t mode, old;
         int fd;
 
-        if (open_end(req->pid, &c->a) != 0 || !stk_sc_beneath_any(c->a.parent_path, pol->write))
+        if (open_end(req->pid, &c->a) != 0)
                 return FG_CONTINUE;
+        if (!stk_sc_beneath_any(c->a.parent_path, pol->write)) {
+                tell_host_tmp(&c->a, pol);
+                return FG_CONTINUE;
+        }
         if (c->a.slash)
                 return -EISDIR; /* "name/" with O_CREAT: the kernel's answer */
         if (!may_touch(&c->a, pol))
@@ -376,6 +426,43 @@ static int open_decide(int listener, const struct seccomp_notif *req, struct top
         return r;
 }
 
+/* Bind the command's socket at leaf in the directory we hold: from there
+ * (fchdir to our O_PATH fd of it), so no name is looked up again, and the
+ * socket's name is the last one of what the command gave (its own for a
+ * name at the top).  Its umask applies.  Our working directory is put
+ * back; we never use it otherwise. */
+static int bind_for(const struct seccomp_notif *req, const struct top_call *c)
+{
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int sock, here, r = 0, domain = 0;
+        socklen_t dl = sizeof(domain);
+        mode_t old;
+
+        if (strlen(c->a.leaf) >= sizeof(sa.sun_path))
+                return -ENAMETOOLONG;
+        strcpy(sa.sun_path, c->a.leaf);
+        sock = stk_sc_fd_of(req->pid, (int) req->data.args[0]);
+        if (sock < 0)
+                return sock;
+        if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &dl) < 0 || domain != AF_UNIX) {
+                close(sock);
+                return domain ? -EINVAL : -ENOTSOCK; /* what bind says for a wrong family */
+        }
+        here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (here < 0 || fchdir(c->a.parent) < 0)
+                r = -errno;
+        old = umask(umask_of(req->pid));
+        if (r >= 0 && bind(sock, (const struct sockaddr *) &sa, sizeof(sa)) < 0)
+                r = -errno;
+        (void) umask(old);
+        if (here >= 0 && fchdir(here) < 0 && r >= 0)
+                r = -EIO;
+        if (here >= 0)
+                close(here);
+        close(sock);
+        return r;
+}
+
 static int make(const struct seccomp_notif *req, const struct top_call *c)
 {
         char target[PATH_MAX];
@@ -409,6 +496,8 @@ static int make(const struct seccomp_notif *req, const struct top_call *c)
                 break;
         case T_TRUNCATE:
                 return -EINVAL; /* made by open_decide */
+        case T_BIND:
+                return bind_for(req, c);
         }
         return r < 0 ? -errno : 0;
 }
@@ -432,7 +521,7 @@ static bool creates_existing(const struct top_call *c)
         const struct end *e = c->op == T_LINK ? &c->b : &c->a;
         struct stat st;
 
-        if (c->op != T_MKDIR && c->op != T_MKNOD && c->op != T_SYMLINK && c->op != T_LINK)
+        if (c->op != T_MKDIR && c->op != T_MKNOD && c->op != T_SYMLINK && c->op != T_LINK && c->op != T_BIND)
                 return false;
         return fstatat(e->parent, e->leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
@@ -455,10 +544,12 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
         /* "name/" says a directory: only mkdir and rmdir take one here. */
         if ((c->a.slash || c->b.slash) && c->op != T_MKDIR && !(c->op == T_UNLINK && (c->flags & AT_REMOVEDIR)))
                 return FG_CONTINUE;
-        if (!stk_sc_beneath_any(c->a.parent_path, pol->write) && !(two && stk_sc_beneath_any(c->b.parent_path, pol->write)))
+        if (!stk_sc_beneath_any(c->a.parent_path, pol->write) && !(two && stk_sc_beneath_any(c->b.parent_path, pol->write))) {
+                tell_host_tmp(two ? &c->b : &c->a, pol);
                 return FG_CONTINUE;
+        }
         if (creates_existing(c))
-                return -EEXIST;
+                return c->op == T_BIND ? -EADDRINUSE : -EEXIST;
         if (!may_touch(&c->a, pol) || (two && !may_touch(&c->b, pol)))
                 return -EACCES; /* what Landlock answers there */
         if (seccomp_notify_id_valid(listener, req->id) < 0)

@@ -78,6 +78,21 @@ static int ipc_isolated(struct stk_ctx *ctx)
         return (host->covered(ctx) & STK_COVER_IPC) != 0;
 }
 
+/* Lines before ours keep TCP and every other address family off the host
+ * network: fs_bwrap's --unshare-net, a namespace with only loopback (its
+ * pre-exec covers, as the inner helper and the supervisor after pre-exec
+ * see them).  fs_landlock covers TCP only (port rules), so under the
+ * Landlock stack this is false and IP stays refused: there, loopback is
+ * the host's, with whatever listens on it. */
+static int ip_contained(struct stk_ctx *ctx)
+{
+        const uint32_t both = STK_COVER_NET_TCP | STK_COVER_NET_OTHER;
+
+        if (!STK_HAS(host, stk_host, covered) || !host->covered)
+                return 0;
+        return (host->covered(ctx) & both) == both;
+}
+
 static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
 {
         const struct stk_settings *s = host->settings(ctx);
@@ -88,7 +103,7 @@ static int get_opts(struct stk_ctx *ctx, struct ns_opts *ret)
                 return -EINVAL;
         *ret = (struct ns_opts){ .network = s->network, .log = host->arg_bool(ctx, "log", 0),
                                  .guard_unix = host->arg_bool(ctx, "guard_unix", 1) && host_can_pass_fds(),
-                                 .ipc_isolated = ipc_isolated(ctx) };
+                                 .ipc_isolated = ipc_isolated(ctx), .ip_contained = ip_contained(ctx) };
         for (size_t i = 0; i < 2; i++) {
                 static const char *const moved[] = { "guard_top", "guard_attr" };
                 if (host->arg_bool(ctx, moved[i], -1) != -1) {
@@ -119,6 +134,8 @@ struct ns_data {
         int listener;   /* supervisor: the guard_unix listener, or -1 */
         const char **write; /* supervisor: writable roots and writable binds, NULL-ended */
         bool wrapped;       /* supervisor: a namespace wrapper took effect (its ipc cover) */
+        bool ip_contained;  /* supervisor: ip_contained() after pre-exec */
+        bool noticed;       /* supervisor: the user was told the network mode refused a call */
         int proxy_port;     /* supervisor: the proxy's port, resolved once (0: none, connects refused) */
         bool ready;         /* supervisor: the above are set */
 };
@@ -193,7 +210,8 @@ static bool same_opts(const void *given, const void *ours)
         const struct ns_opts *a = given, *b = ours;
 
         return a->network == b->network && a->allowed_groups == b->allowed_groups && a->log == b->log &&
-               a->guard_unix == b->guard_unix && a->ipc_isolated == b->ipc_isolated;
+               a->guard_unix == b->guard_unix && a->ipc_isolated == b->ipc_isolated &&
+               a->ip_contained == b->ip_contained;
 }
 
 static int ns_prepare(struct stk_ctx *ctx)
@@ -260,6 +278,28 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
         return r < 0 ? r : 0;
 }
 
+/* One notice a run, on stderr through the core's log: the command only
+ * sees an errno, and "Operation not permitted" from curl or pip does not
+ * say that the policy's network mode is why. */
+static void network_refused(void *userdata, const char *what)
+{
+        struct stk_ctx *ctx = userdata;
+        struct ns_data *d = host->data(ctx);
+        const struct stk_settings *s = host->settings(ctx);
+
+        if (!d || d->noticed)
+                return;
+        d->noticed = true;
+        if (s->network == STK_NET_OFF && !d->ip_contained)
+                host->log(ctx, STK_LOG_WARNING, "network.mode is off: %s refused; this stack gives the command no "
+                          "network namespace of its own, so loopback would be the host's and even a local server "
+                          "is refused (a namespace stack, fs_bwrap, allows loopback; stockade explain --details)", what);
+        else
+                host->log(ctx, STK_LOG_WARNING, "network.mode is %s: %s refused (only %s; stockade explain)",
+                          s->network == STK_NET_OFF ? "off" : "proxy", what,
+                          s->network == STK_NET_OFF ? "the sandbox's own loopback" : "the proxy");
+}
+
 static void policy_of(struct stk_ctx *ctx, struct ns_unix_policy *pol)
 {
         const struct stk_settings *s = host->settings(ctx);
@@ -268,7 +308,9 @@ static void policy_of(struct stk_ctx *ctx, struct ns_unix_policy *pol)
         *pol = (struct ns_unix_policy) { .write = dd && dd->write ? dd->write : s->write, .wrapped = dd && dd->wrapped,
                                          .read_only = s->read_only, .hide = s->hide,
                                          .allow = host->arg_list(ctx, "unix_allow"),
-                                         .network = s->network, .proxy_port = dd ? dd->proxy_port : 0 };
+                                         .network = s->network, .proxy_port = dd ? dd->proxy_port : 0,
+                                         .ip_contained = dd && dd->ip_contained,
+                                         .refused = network_refused, .userdata = ctx };
 }
 
 static void on_notify(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
@@ -302,6 +344,7 @@ static int supervise_setup(struct stk_ctx *ctx, struct ns_data *d)
         if (r < 0)
                 return r;
         d->wrapped = ipc_isolated(ctx);
+        d->ip_contained = ip_contained(ctx);
         r = stk_proxy_port(host, ctx);
         if (r < 0)
                 return r;
@@ -317,7 +360,9 @@ static int ns_notify(struct stk_ctx *ctx, int listener, const void *req, void *r
         struct ns_unix_policy pol;
         int r;
 
-        if (((const struct seccomp_notif *) req)->data.nr != __NR_connect)
+        int nr = ((const struct seccomp_notif *) req)->data.nr;
+
+        if (nr != __NR_connect && nr != __NR_socket)
                 return 1;
         if (!d)
                 return -EINVAL;
@@ -372,6 +417,7 @@ static void print_entry(FILE *f, const struct ns_entry *e)
 static int ns_explain(struct stk_ctx *ctx, char **ret_text)
 {
         static const char *const modes[] = { "off", "proxy", "on" };
+        unsigned mode;
         struct stk_sc_prog p = { 0 };
         struct ns_opts o;
         size_t len = 0;
@@ -388,6 +434,10 @@ static int ns_explain(struct stk_ctx *ctx, char **ret_text)
                 stk_sc_prog_done(&p);
                 return -ENOMEM;
         }
+        /* Before pre-exec it is not known whether a wrapper gives the
+         * command a network namespace: with the network off both rows show,
+         * each saying when it applies. */
+        mode = ns_mode_of(&o) | (o.network == STK_NET_OFF ? NS_MODE_OFF_CONTAINED : 0);
         fprintf(f, "seccomp filter, network mode %s, %u BPF instructions; default allow; "
                 "other ABIs (i386, x32): EPERM\n", modes[o.network], (unsigned)p.len);
         /* What the supervisor answers for the command (user notifications). */
@@ -395,7 +445,7 @@ static int ns_explain(struct stk_ctx *ctx, char **ret_text)
                 fputs("  guard_unix: connect() answered by the supervisor (unix sockets beneath writable roots or "
                       "unix_allow; TCP only to the proxy); no unix datagram sockets\n", f);
         for (size_t i = 0; i < ns_table_len; i++)
-                if ((ns_table[i].modes & NS_MODE(o.network)) &&
+                if ((ns_table[i].modes & mode) &&
                     (ns_table[i].group == NS_G_NETWORK || !(o.allowed_groups & (1u << ns_table[i].group))) &&
                     !(ns_table[i].group == NS_G_IPC && o.ipc_isolated))
                         print_entry(f, &ns_table[i]);

@@ -30,11 +30,15 @@ struct build {
         int nr;
         ns_log_fn log;
         void *userdata;
+        bool notify;            /* a listener exists: notify entries may use it */
 };
 
-/* One rule: the entry's optional pre-condition plus `cmp`. */
+/* One rule: the entry's optional pre-condition plus `cmp`.  A `notify`
+ * entry goes to the supervisor when there is one (guard_unix), which
+ * answers with the same errno and tells the user why once. */
 static int add(struct build *b, const struct scmp_arg_cmp *cmp)
 {
+        uint32_t action = b->e->notify && b->notify ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO((uint32_t)b->e->err);
         struct scmp_arg_cmp c[2];
         unsigned n = 0;
         int r;
@@ -43,7 +47,7 @@ static int add(struct build *b, const struct scmp_arg_cmp *cmp)
                 c[n++] = SCMP_CMP64(b->e->pre_arg, SCMP_CMP_MASKED_EQ, LOW32, b->e->pre_value);
         if (cmp)
                 c[n++] = *cmp;
-        r = seccomp_rule_add_array(b->f, SCMP_ACT_ERRNO((uint32_t)b->e->err), b->nr, n, c);
+        r = seccomp_rule_add_array(b->f, action, b->nr, n, c);
         if (r < 0)
                 b->log(b->userdata, "seccomp_rule_add(%s, arg%u): %s", b->e->syscall, cmp ? cmp->arg : 0,
                        strerror(-r));
@@ -199,19 +203,26 @@ static int add_unix_guard(scmp_filter_ctx f, ns_log_fn log, void *userdata)
         return r;
 }
 
+unsigned ns_mode_of(const struct ns_opts *o)
+{
+        return o->network == STK_NET_OFF && o->ip_contained ? NS_MODE_OFF_CONTAINED : NS_MODE(o->network);
+}
+
 int ns_build(const struct ns_opts *o, scmp_filter_ctx *ret, ns_log_fn log, void *userdata)
 {
-        struct build b = { .f = seccomp_init(SCMP_ACT_ALLOW), .log = log, .userdata = userdata };
+        bool guarded = o->guard_unix && o->network != STK_NET_ON;
+        struct build b = { .f = seccomp_init(SCMP_ACT_ALLOW), .log = log, .userdata = userdata, .notify = guarded };
+        unsigned mode = ns_mode_of(o);
         int r;
 
         if (!b.f)
                 return -ENOMEM;
         r = set_attrs(b.f, o, log, userdata);
-        if (r >= 0 && o->guard_unix && o->network != STK_NET_ON)
+        if (r >= 0 && guarded)
                 r = add_unix_guard(b.f, log, userdata);
         for (size_t i = 0; r >= 0 && i < ns_table_len; i++) {
                 b.e = &ns_table[i];
-                if (!(b.e->modes & NS_MODE(o->network)))
+                if (!(b.e->modes & mode))
                         continue;
                 if (b.e->group != NS_G_NETWORK && (o->allowed_groups & (1u << b.e->group)))
                         continue;

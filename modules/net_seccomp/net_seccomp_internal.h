@@ -42,7 +42,11 @@ enum ns_kind {
 };
 
 #define NS_MODE(m) (1u << (m))
-#define NS_ALL_MODES (NS_MODE(STK_NET_OFF) | NS_MODE(STK_NET_PROXY) | NS_MODE(STK_NET_ON))
+/* Network off, with IP already kept off the host network by a line before
+ * ours (fs_bwrap's network namespace, holding only loopback): a mode of
+ * the table's own. */
+#define NS_MODE_OFF_CONTAINED (1u << 8)
+#define NS_ALL_MODES (NS_MODE(STK_NET_OFF) | NS_MODE_OFF_CONTAINED | NS_MODE(STK_NET_PROXY) | NS_MODE(STK_NET_ON))
 
 struct ns_entry {
         enum ns_group group;
@@ -57,6 +61,7 @@ struct ns_entry {
         unsigned pre_arg;
         uint64_t pre_value;
         int err;                 /* errno the caller sees */
+        int notify;              /* the supervisor gives `err`, and tells the user once (guard_unix) */
         const char *reason;
 };
 
@@ -74,7 +79,12 @@ struct ns_opts {
         int log;
         int guard_unix;           /* connect() goes to the supervisor (network off or proxy) */
         int ipc_isolated;         /* a wrapper gave the command its own IPC namespace: no NS_G_IPC */
+        int ip_contained;         /* lines before ours keep TCP and every other family off the host
+                                   * network (a namespace of its own): network off allows IP there */
 };
+
+/* The table's mode bit for these options. */
+unsigned ns_mode_of(const struct ns_opts *o);
 
 typedef void (*ns_log_fn)(void *userdata, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -96,6 +106,12 @@ struct ns_unix_policy {
         const char *const *allow;     /* sockets reachable wherever they are (unix_allow) */
         enum stk_network network;
         int proxy_port;               /* mode proxy: the only TCP destination, on 127.0.0.1 */
+        bool ip_contained;            /* ns_opts.ip_contained: a socket in a network namespace not
+                                       * ours is connected as asked */
+        /* Told of a network call refused by the network mode, for the
+         * user's one notice (may be NULL). */
+        void (*refused)(void *userdata, const char *what);
+        void *userdata;
         bool wrapped;                 /* a namespace wrapper took effect: a mount namespace
                                        * of the command's is its, and its mounts decide */
 };

@@ -144,8 +144,14 @@ const struct ns_entry ns_table[] = {
 
         /* Network: not `allow:`-able, they follow settings.network. */
         { .group = NS_G_NETWORK, .syscall = "socket", .modes = OFF, .kind = NS_NOT_IN, .arg = 0, .mask = 0xffffffff,
-          .values = { AF_UNIX }, .n_values = 1, .err = EPERM,
-          .reason = "network off: unix sockets only (no IP, netlink, packet, vsock, ...)" },
+          .values = { AF_UNIX }, .n_values = 1, .err = EPERM, .notify = 1,
+          .reason = "network off: unix sockets only (no IP, netlink, packet, vsock, ...); without a network "
+                    "namespace of the command's own (the Landlock stack) loopback is the host's, so even a "
+                    "local server is refused" },
+        { .group = NS_G_NETWORK, .syscall = "socket", .modes = NS_MODE_OFF_CONTAINED, .kind = NS_NOT_IN, .arg = 0,
+          .mask = 0xffffffff, .values = { AF_UNIX, AF_INET, AF_INET6 }, .n_values = 3, .err = EPERM, .notify = 1,
+          .reason = "network off in a network namespace of the command's own (only loopback): unix and IP "
+                    "sockets, which reach nothing but that loopback (no netlink, packet, vsock, ...)" },
         { .group = NS_G_NETWORK, .syscall = "socket", .modes = PROXY, .kind = NS_NOT_IN, .arg = 0, .mask = 0xffffffff,
           .values = { AF_UNIX, AF_INET, AF_INET6 }, .n_values = 3, .err = EPERM,
           .reason = "network proxy: unix and IP sockets only; no netlink (getaddrinfo does without it), packet, vsock, ..." },

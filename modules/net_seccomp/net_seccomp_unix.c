@@ -33,6 +33,8 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <netinet/in.h>
+#include <arpa/inet.h>
+#include <linux/sockios.h>
 #include <unistd.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
@@ -177,19 +179,96 @@ static bool is_proxy(const struct sockaddr_storage *ss, socklen_t len, const str
 
 /* Connect the command's TCP socket to the proxy ourselves, with our copy
  * of the address; 0 or -errno for it (EINPROGRESS for a non-blocking one). */
+/* The address is on loopback (127/8, ::1): in a network namespace of the
+ * command's own, the only interface. */
+static bool is_loopback(const struct sockaddr_storage *ss, socklen_t len)
+{
+        if (ss->ss_family == AF_INET && len >= sizeof(struct sockaddr_in))
+                return (ntohl(((const struct sockaddr_in *) ss)->sin_addr.s_addr) >> 24) == 127;
+        if (ss->ss_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+                const struct in6_addr *a = &((const struct sockaddr_in6 *) ss)->sin6_addr;
+                return IN6_IS_ADDR_LOOPBACK(a) ||
+                       (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+        }
+        return ss->ss_family == AF_UNSPEC; /* dissolving a UDP association */
+}
+
+static void describe(const struct sockaddr_storage *ss, char *buf, size_t size)
+{
+        char addr[INET6_ADDRSTRLEN] = "?";
+        int port = 0;
+
+        if (ss->ss_family == AF_INET) {
+                const struct sockaddr_in *a = (const struct sockaddr_in *) ss;
+                (void) inet_ntop(AF_INET, &a->sin_addr, addr, sizeof(addr));
+                port = ntohs(a->sin_port);
+        } else if (ss->ss_family == AF_INET6) {
+                const struct sockaddr_in6 *a = (const struct sockaddr_in6 *) ss;
+                (void) inet_ntop(AF_INET6, &a->sin6_addr, addr, sizeof(addr));
+                port = ntohs(a->sin6_port);
+        }
+        snprintf(buf, size, "connect() to %s port %d", addr, port);
+}
+
+static void tell_refused(const struct ns_unix_policy *pol, const char *what)
+{
+        if (pol->refused)
+                pol->refused(pol->userdata, what);
+}
+
+/* The socket itself (SIOCGSKNS: its own namespace, whichever process made
+ * it) lives in a network namespace that is not ours: with ip_contained,
+ * the wrapper's, where loopback is the only interface.  Any failure to
+ * tell is "ours". */
+static bool in_contained_ns(int sock, const struct ns_unix_policy *pol)
+{
+        struct stat theirs, ours;
+        int ns;
+        bool other;
+
+        if (!pol->ip_contained)
+                return false;
+        ns = ioctl(sock, SIOCGSKNS);
+        if (ns < 0)
+                return false;
+        other = fstat(ns, &theirs) == 0 && stat("/proc/self/ns/net", &ours) == 0 &&
+                (theirs.st_ino != ours.st_ino || theirs.st_dev != ours.st_dev);
+        close(ns);
+        return other;
+}
+
+/* 0 when the command's IP socket may connect to `ss`, else -errno (and
+ * the user told once). */
+static int may_connect_inet(int sock, const struct sockaddr_storage *ss, socklen_t len,
+                            const struct ns_unix_policy *pol)
+{
+        char what[128];
+        int r = 0;
+
+        if (in_contained_ns(sock, pol))
+                /* Off the loopback nothing is routed there (ENETUNREACH,
+                 * as the kernel would say), said once with the reason. */
+                r = is_loopback(ss, len) || is_proxy(ss, len, pol) ? 0 : -ENETUNREACH;
+        else if (pol->network != STK_NET_PROXY)
+                r = -EAFNOSUPPORT;
+        else if (ss->ss_family != AF_UNSPEC && !is_proxy(ss, len, pol))
+                r = -EACCES;
+        if (r < 0) {
+                describe(ss, what, sizeof(what));
+                tell_refused(pol, what);
+        }
+        return r;
+}
+
 static int connect_inet_for(pid_t pid, int sockfd, const struct sockaddr_storage *ss, socklen_t len,
                             const struct ns_unix_policy *pol)
 {
-        int sock, r = 0;
+        int sock = stk_sc_fd_of(pid, sockfd), r;
 
-        if (pol->network != STK_NET_PROXY)
-                return -EAFNOSUPPORT;
-        if (ss->ss_family != AF_UNSPEC && !is_proxy(ss, len, pol))
-                return -EACCES;
-        sock = stk_sc_fd_of(pid, sockfd);
         if (sock < 0)
                 return sock;
-        if (connect(sock, (const struct sockaddr *) ss, len) < 0)
+        r = may_connect_inet(sock, ss, len, pol);
+        if (r >= 0 && connect(sock, (const struct sockaddr *) ss, len) < 0)
                 r = -errno;
         close(sock);
         return r;
@@ -212,12 +291,31 @@ static int answer_connect(int listener, const struct seccomp_notif *req, const s
         return r;
 }
 
+/* socket() of a family the network mode refuses (the table's notify rows):
+ * the same EPERM, and the user is told why. */
+static int answer_socket(const struct seccomp_notif *req, const struct ns_unix_policy *pol)
+{
+        char what[64];
+
+        snprintf(what, sizeof(what), "socket(family %d)", (int) (req->data.args[0] & 0xffffffff));
+        if ((req->data.args[0] & 0xffffffff) == AF_INET)
+                snprintf(what, sizeof(what), "socket(AF_INET)");
+        else if ((req->data.args[0] & 0xffffffff) == AF_INET6)
+                snprintf(what, sizeof(what), "socket(AF_INET6)");
+        tell_refused(pol, what);
+        return -EPERM;
+}
+
 int ns_unix_answer(int listener, const struct seccomp_notif *req, const struct ns_unix_policy *pol,
                    struct seccomp_notif_resp *resp)
 {
         struct stk_sc_caps caps = { .dropped = false };
         int r;
 
+        if (req->data.nr == __NR_socket) {
+                *resp = (struct seccomp_notif_resp) { .id = req->id, .error = answer_socket(req, pol) };
+                return 0;
+        }
         if (req->data.nr != __NR_connect)
                 return 1;
         /* Everything we do for the command, the path lookups too, without

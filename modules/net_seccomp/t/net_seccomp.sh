@@ -112,6 +112,45 @@ else
         skip "python threads and subprocess" "no python3"
 fi
 
+# ---- network off: loopback inside a network namespace of its own (issue 15) --
+# Under fs_bwrap (--unshare-net: only loopback there) IP sockets are allowed
+# and reach that loopback only; under the Landlock stack (the host's network)
+# they stay refused, and either way one notice names network.mode.
+LOOP_PY='
+import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+c = socket.create_connection(s.getsockname(), timeout=5); a, _ = s.accept(); a.sendall(b"pong")
+assert c.recv(4) == b"pong"
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", 0))
+v = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); v.connect(u.getsockname()); v.send(b"x"); assert u.recv(1) == b"x"
+print("LOOPBACK OK")'
+OUTSIDE_PY='
+import socket
+try: socket.create_connection(("192.0.2.1", 80), timeout=5); print("CONNECTED")
+except OSError as e: print("REFUSED", e.errno)'
+if command -v python3 > /dev/null && command -v bwrap > /dev/null; then
+        prof() { p=$1; shift; (cd "$T_TMP" && "$STK" run --profile "$p" --workspace "$T_TMP" -- "$@"); }
+        if prof default true 2>&1 | grep -q 'fs_bwrap.*failed'; then
+                skip "loopback under fs_bwrap" "bwrap cannot run here"
+        else
+                check_output "default (fs_bwrap): a loopback TCP server and UDP work" '^LOOPBACK OK' prof default python3 -c "$LOOP_PY"
+                check_output "default: a connect off loopback is ENETUNREACH" '^REFUSED 101' prof default python3 -c "$OUTSIDE_PY"
+                check_output "default: the refusal's notice names network.mode" 'network.mode is off: connect\(\) to 192.0.2.1 port 80' \
+                        prof default python3 -c "$OUTSIDE_PY"
+                check_status "default: netlink and packet sockets still refused" 1 prof default "$H" socket_netlink
+                check_status "default: raw sockets still refused" 1 prof default "$H" socket_packet
+        fi
+        check_output "landlock: IP sockets refused, even for a loopback server" 'PermissionError' \
+                prof landlock python3 -c "$LOOP_PY"
+        check_output "landlock: the notice says why (network.mode, no namespace)" \
+                'network.mode is off: socket\(AF_INET\) refused; this stack gives the command no network namespace' \
+                prof landlock python3 -c "$LOOP_PY"
+        check_output "landlock: explain --details says when IP is allowed" 'without a network namespace of the command.s own' \
+                sh -c "cd '$T_TMP' && '$STK' explain --details --profile landlock --workspace '$T_TMP'"
+else
+        skip "loopback in a namespace of its own" "no python3 or bwrap"
+fi
+
 # ---- the handoff: the child loads what prepare compiled (lib/seccomp) -------------
 # Not compiled twice: a handoff the child could not read back would make it
 # compile again (slower, same filter), which no other test would notice.

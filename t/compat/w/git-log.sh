@@ -1,0 +1,5 @@
+# git log
+NEEDS="git"
+inside() {
+git log --oneline | grep -q init
+}

@@ -1,0 +1,5 @@
+# rg in the workspace
+NEEDS="rg"
+inside() {
+rg -q hello file.txt
+}

@@ -1,0 +1,5 @@
+# timezone data
+NEEDS="date"
+inside() {
+TZ=America/New_York date +%Z | grep -qE 'E[SD]T'
+}
