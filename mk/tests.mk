@@ -11,11 +11,11 @@ $(O)/t/unit/main.o: t/unit/main.c | $(DEPS_STAMP)
 UNIT_OBJS := $(patsubst %.c,$(O)/%.o,$(filter-out t/unit/main.c,$(wildcard t/unit/*.c)))
 $(O)/t/unit/%.o: t/unit/%.c $(PATH_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	@$(CC) $(CORE_CFLAGS) $(PATH_DEFS) -It/unit -MMD -MP -c -o $@ $<
-$(B)/t/unit-tests: $(UNIT_OBJS) $(O)/t/unit/main.o $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
+	@$(CC) $(CORE_CFLAGS) $(PATH_DEFS) $(DEV_DEFS) -It/unit -MMD -MP -c -o $@ $<
+$(B)/t/unit-tests: $(UNIT_OBJS) $(O)/t/unit/main.o $(CORE_DEV_O) $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
 	@mkdir -p $(@D)
 	@echo "  LINK    $@"
-	@$(CC) $(CORE_CFLAGS) -o $@ $(UNIT_OBJS) $(O)/t/unit/main.o $(ALL_LDFLAGS) $(CORE_LINK) -lcunit
+	@$(CC) $(CORE_CFLAGS) -o $@ $(UNIT_OBJS) $(O)/t/unit/main.o $(CORE_DEV_O) $(EXE_LDFLAGS) $(CORE_LINK) -lcunit
 
 # A library's or a module's own: <dir>/t/test_*.c, linked with its objects
 # (not the .so, so functions a <name>_internal.h declares can be reached).
@@ -28,7 +28,7 @@ $(O)/$(2)/t/%.o: $(2)/t/%.c | $(DEPS_STAMP)
 $(B)/t/$(1)-unit: $$($(1)_TEST_OBJS) $(3) $(O)/t/unit/main.o
 	@mkdir -p $$(@D)
 	@echo "  LINK    $$@"
-	@$$(CC) $$(LIB_CFLAGS) -o $$@ $$($(1)_TEST_OBJS) $(3) $(O)/t/unit/main.o $$(ALL_LDFLAGS) $(4) -lcunit
+	@$$(CC) $$(LIB_CFLAGS) -o $$@ $$($(1)_TEST_OBJS) $(3) $(O)/t/unit/main.o $$(EXE_LDFLAGS) $(4) -lcunit
 endef
 LIB_UNIT_BINS := $(foreach l,$(LIB_NAMES),$(if $(wildcard lib/$(l)/t/test_*.c),$(B)/t/lib$(l)-unit))
 $(foreach l,$(LIB_NAMES),$(if $(wildcard lib/$(l)/t/test_*.c),\

@@ -154,6 +154,9 @@ int core_module_dirs(bool trust_build_tree, const char *dirs[static 3]);
 int core_module_load(const char *name, bool trust_build_tree, struct core_module *ret);
 int core_module_load_fd(const char *name, int fd, struct core_module *ret);
 void core_module_unload(struct core_module *m);
+
+/* build_tree.c: the build tree of a development build run from it, else NULL */
+const char *core_build_tree(void);
 bool core_running_from_build_tree(void);
 
 /* run.c: modules of a policy, contexts, typed args */
