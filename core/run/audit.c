@@ -37,6 +37,8 @@ int core_audit_open(struct core_run *run, const char *path)
                 make_run_id(run->run_id);
         if (!path)
                 return 0;
+        if (core_audit_kind(path, NULL) != CORE_AUDIT_FILE)
+                return core_audit_sink_open(run, path); /* syslog, journal */
         fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (fd < 0) {
                 int r = -errno;

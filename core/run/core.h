@@ -211,6 +211,8 @@ int core_coverage_check(const struct core_run *run);
 int core_audit_open(struct core_run *run, const char *path);
 int core_audit_record(struct core_run *run, const char *kind, struct json_object *fields);
 void core_audit_close(struct core_run *run);
+/* audit_sink.c: run->audit for a syslog or journal sink */
+int core_audit_sink_open(struct core_run *run, const char *spec);
 
 /* freeze.c: before a question while the command runs, and after.  0, or
  * -errno after a message: then nothing is stopped and the answer is DENY. */
