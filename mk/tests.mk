@@ -80,6 +80,14 @@ TEST_ARTIFACTS := all $(TEST_MODULE_SOS) $(B)/t/unit-tests $(LIB_UNIT_BINS) $(MO
 check: $(TEST_ARTIFACTS) $(if $(filter 1,$(PORTABLE)),,portable)
 	@STK_BUILD=$(ABS_B) STK_PORTABLE_BUILD=$(if $(filter Linux,$(MODULE_OS)),$(ABS_B)-portable) sh t/run-tests.sh
 
+# The CUnit suites alone, hermetic (no namespaces, bwrap or network): what
+# a package build runs (debian/rules, the rpm spec's %check).
+.PHONY: unit-check
+UNIT_BINS := $(B)/t/unit-tests $(LIB_UNIT_BINS) $(MODULE_UNIT_BINS)
+unit-check: all $(TEST_MODULE_SOS) $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $${t##*/}"; $$t > $$t.out 2>&1 || { cat $$t.out; exit 1; }; \
+	    grep -E '^ +tests ' $$t.out; done
+
 # The portable build tree, for t/integration/portable.sh (see CORE_POSIX_ONLY).
 portable:
 	@$(MAKE) --no-print-directory PORTABLE=1 $(B)-portable/stockade portable-modules
