@@ -78,3 +78,9 @@ uninstall:
 	    if [ -e "$$dst" ] || [ -L "$$dst" ]; then rm -f "$$dst" && echo "  REMOVE  $$dst"; fi; \
 	done
 	@for d in $(INSTALL_DIRS); do [ -d "$(DESTDIR)$$d" ] && rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done
+
+# Packaging as distributions build it (mk/distcheck.sh): debian/ with
+# lintian and its autopkgtests, the rpm spec.  CI runs it after `make check`.
+.PHONY: distcheck
+distcheck:
+	@sh mk/distcheck.sh
