@@ -31,6 +31,7 @@ package() {
         case $1:$2 in
         apt:cc) echo build-essential ;;      dnf:cc) echo gcc ;;
         pacman:cc) echo base-devel ;;        apk:cc) echo build-base ;;
+        brew:cc) echo "(xcode-select --install)" ;;
         apt:pkg-config) echo pkg-config ;;   dnf:pkg-config) echo pkgconf-pkg-config ;;
         brew:pkg-config) echo pkg-config ;;  *:pkg-config) echo pkgconf ;;
         apt:yaml-0.1) echo libyaml-dev ;;    dnf:yaml-0.1) echo libyaml-devel ;;

@@ -53,7 +53,7 @@ if [ -e "$T_TMP/b2/obj" ]; then not_ok "... before compiling anything" "$T_TMP/b
 else ok "... before compiling anything"; fi
 # No package manager at all: the names for each.
 mkdir -p "$T_TMP/bare"
-for c in sh uname sed sort tr cat pkg-config id; do ln -sf "$(command -v $c)" "$T_TMP/bare/$c"; done
+for c in sh uname sed sort tr cat pkg-config id cc; do ln -sf "$(command -v $c)" "$T_TMP/bare/$c"; done
 env PATH="$T_TMP/bare" PKG_CONFIG_LIBDIR="$(pc_without yaml-0.1)" PKG_CONFIG_PATH= \
         sh "$top/mk/deps.sh" build > "$T_TMP/bare.out" 2>&1
 for want in 'apt: libyaml-dev' 'dnf: libyaml-devel' 'pacman: libyaml' 'apk: yaml-dev' 'brew: libyaml'; do
