@@ -1,5 +1,6 @@
 # make install / uninstall.  PREFIX DESTDIR BINDIR LIBDIR LIBEXECDIR
-# SYSCONFDIR DATADIR MANDIR INCLUDEDIR PKGCONFIGDIR BASHCOMPDIR.
+# SYSCONFDIR DATADIR MANDIR INCLUDEDIR PKGCONFIGDIR BASHCOMPDIR ZSHCOMPDIR
+# FISHCOMPDIR.
 #
 # One list, INSTALLS, says what is installed: words MODE:SOURCE:TARGET
 # (TARGET without DESTDIR).  `install` copies each, `uninstall` removes
@@ -19,12 +20,21 @@ INSTALLED_MODULES := $(foreach m,$(MODULES),$(if $(or $(if $($(m)_INSTALL_OS),,y
 MAN_SRCS := $(wildcard man/*.[1-8]) $(foreach m,$(INSTALLED_MODULES),$(wildcard modules/$(m)/*.[1-8]))
 MAN_OUT := $(patsubst %,$(B)/man/%,$(notdir $(MAN_SRCS)))
 
+# Shell completions go where bash-completion, zsh and fish look for a
+# package's own (Debian's and Fedora's vendor directories).
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR  ?= $(DATADIR)/zsh/vendor-completions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+
 INSTALLS :=
 INSTALLS += 0755:$(B)/inst/stockade:$(BINDIR)/stockade
 INSTALLS += $(foreach m,$(INSTALLED_MODULES),0644:$(B)/modules/$(m).$(SOEXT):$(MODULEDIR)/$(m).$(SOEXT))
 INSTALLS += 0644:include/stockade/module.h:$(INCLUDEDIR)/stockade/module.h
 INSTALLS += 0644:$(B)/stockade-module.pc:$(PKGCONFIGDIR)/stockade-module.pc
 INSTALLS += $(foreach p,$(MAN_OUT),0644:$(p):$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+INSTALLS += 0644:completions/stockade.bash:$(BASHCOMPDIR)/stockade
+INSTALLS += 0644:completions/_stockade:$(ZSHCOMPDIR)/_stockade
+INSTALLS += 0644:completions/stockade.fish:$(FISHCOMPDIR)/stockade.fish
 INSTALLS += $(foreach t,$(INST_TOOL_BINS),0755:$(t):$(LIBEXECDIR)/stockade/$(notdir $(t)))
 ifneq ($(ESCAPE_BINS),)
 INSTALLS += 0755:$(B)/t/escape/run:$(LIBEXECDIR)/stockade/escape/run

@@ -14,6 +14,10 @@ int cli_check_one(const struct cli_opts *o);                       /* 0 or an ex
 int cli_explain(int argc, char **argv);
 int cli_approvals(int argc, char **argv);                          /* approvals_cmd.c */
 int cli_compare(int argc, char **argv);
+int cli_log(int argc, char **argv);                                /* log_cmd.c */
+int cli_import(int argc, char **argv);                             /* import_cmd.c */
+struct json_tokener;
+void cli_tokener_freep(struct json_tokener **t);                   /* for _cleanup_ */
 struct json_object;
 #include <stdio.h>
 void core_explain_print(FILE *f, struct json_object *j);
