@@ -16,8 +16,9 @@ for pm in apt-get dnf pacman apk dpkg-query sudo; do
         printf '#!/bin/sh\necho "%s $*" >> %s\n' "$pm" "$LOG" > "$FAKE/$pm"
         chmod 755 "$FAKE/$pm"
 done
+# DEPS too: `make check` runs the tests with DEPS=0 in the environment.
 submake() {
-        (unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+        (unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES DEPS
          PATH="$FAKE:$PATH" make -C "$top" "$@")
 }
 # Every pkg-config module of this machine but one (or none: "").
