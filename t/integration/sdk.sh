@@ -28,10 +28,10 @@ else
         not_ok "make install PREFIX=\$T_TMP/prefix" "$(tail -c 400 "$T_TMP/install.log" | tr '\n' ' ')"
         exit 0
 fi
-if [ -x "$T_TMP/build/stockade" ] && [ -f "$T_TMP/build/stockade-module.pc" ]; then
+if [ -x "$T_TMP/build/inst/stockade" ] && [ -f "$T_TMP/build/stockade-module.pc" ]; then
         ok "B= on the command line is honoured"
 else
-        not_ok "B= on the command line is honoured" "no $T_TMP/build/stockade"
+        not_ok "B= on the command line is honoured" "no $T_TMP/build/inst/stockade"
 fi
 
 # Every module this build has (a portable build has fewer), with its page.
