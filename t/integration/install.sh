@@ -35,7 +35,8 @@ A=$T_TMP/one/stockade-src
 Bdir=$T_TMP/a-longer-second-directory/src
 for d in "$A" "$Bdir"; do
         copy_tree "$d"
-        if submake -C "$d" $ARGS > "$d.log" 2>&1 && submake -C "$d" install $ARGS DESTDIR="$d.dest" >> "$d.log" 2>&1; then
+        # install alone: it builds what it installs, nothing of the build tree's own
+        if submake -C "$d" install $ARGS DESTDIR="$d.dest" > "$d.log" 2>&1; then
                 ok "build and install in ${d#$T_TMP/}"
         else
                 not_ok "build and install in ${d#$T_TMP/}" "$(tail -c 400 "$d.log" | tr '\n' ' ')"
