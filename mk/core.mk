@@ -10,13 +10,30 @@ CORE_OS_OUT := $(CORE_POSIX_ONLY)
 else
 CORE_OS_OUT := $(CORE_LINUX_ONLY)
 endif
-CORE_LIB_SRCS := $(filter-out $(CORE_OS_OUT),$(wildcard core/util/*.c core/os/*.c core/policy/*.c core/run/*.c))
+# core/util/build_tree.c is compiled twice, outside the library (below).
+CORE_TWICE := core/util/build_tree.c
+CORE_LIB_SRCS := $(filter-out $(CORE_OS_OUT) $(CORE_TWICE),$(wildcard core/util/*.c core/os/*.c core/policy/*.c core/run/*.c))
 CORE_BIN_SRCS := $(filter-out $(CORE_OS_OUT),$(wildcard core/cli/*.c core/doctor/*.c))
 CORE_LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(CORE_LIB_SRCS)) $(O)/gen/profiles.o
 CORE_BIN_OBJS := $(patsubst %.c,$(O)/%.o,$(CORE_BIN_SRCS))
 CORE_A := $(B)/lib/libstockade-core.a
-# The link line of a program on the core: the core, then lib/ in order.
+# The link line of a program on the core: which build tree it trusts
+# (CORE_DEV_O, CORE_INST_O), the core, then lib/ in order.
 CORE_LINK := $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A) $(PKG_LIBS) -ldl
+
+# The development build (the programs in $(B)) trusts this build tree; the
+# programs `make install` installs ($(B)/inst/) have no build-tree path in
+# them and trust only the installed directories.
+CORE_DEV_O := $(O)/dev/build_tree.o
+CORE_INST_O := $(O)/inst/build_tree.o
+$(CORE_DEV_O): core/util/build_tree.c $(PATH_STAMP) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (development)"
+	@$(CC) $(CORE_CFLAGS) $(PATH_DEFS) $(DEV_DEFS) -MMD -MP -c -o $@ $<
+$(CORE_INST_O): core/util/build_tree.c $(PATH_STAMP) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (installed)"
+	@$(CC) $(CORE_CFLAGS) $(PATH_DEFS) -MMD -MP -c -o $@ $<
 
 # The paths compiled in: objects rebuild when PREFIX & co. change.
 PATH_STAMP := $(B)/.paths
@@ -52,6 +69,10 @@ $(CORE_A): $(CORE_LIB_OBJS)
 	@echo "  AR      $@"
 	@rm -f $@ && $(AR) rcs $@ $^
 
-$(B)/stockade: $(CORE_BIN_OBJS) $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
+$(B)/stockade: $(CORE_BIN_OBJS) $(CORE_DEV_O) $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
 	@echo "  LINK    $@"
-	@$(CC) $(CORE_CFLAGS) -o $@ $(CORE_BIN_OBJS) $(ALL_LDFLAGS) $(CORE_LINK)
+	@$(CC) $(CORE_CFLAGS) -o $@ $(CORE_BIN_OBJS) $(CORE_DEV_O) $(EXE_LDFLAGS) $(CORE_LINK)
+$(B)/inst/stockade: $(CORE_BIN_OBJS) $(CORE_INST_O) $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
+	@mkdir -p $(@D)
+	@echo "  LINK    $@"
+	@$(CC) $(CORE_CFLAGS) -o $@ $(CORE_BIN_OBJS) $(CORE_INST_O) $(EXE_LDFLAGS) $(CORE_LINK)

@@ -37,7 +37,7 @@ $(FUZZ_DIR)/.toolchain-ok:
 	@mkdir -p $(@D)
 	@printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > $(@D)/probe.c
 	@$(FUZZ_CC) -fsanitize=fuzzer -o $(@D)/probe $(@D)/probe.c 2>/dev/null || \
-	    { echo "fuzz: $(FUZZ_CC) cannot link a libFuzzer target"; sh mk/deps.sh $(FUZZ_DEB) && \
+	    { echo "fuzz: $(FUZZ_CC) cannot link a libFuzzer target"; sh mk/deps.sh install-raw $(FUZZ_DEB) && \
 	      $(FUZZ_CC) -fsanitize=fuzzer -o $(@D)/probe $(@D)/probe.c; }
 	@touch $@
 

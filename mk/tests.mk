@@ -11,11 +11,11 @@ $(O)/t/unit/main.o: t/unit/main.c | $(DEPS_STAMP)
 UNIT_OBJS := $(patsubst %.c,$(O)/%.o,$(filter-out t/unit/main.c,$(wildcard t/unit/*.c)))
 $(O)/t/unit/%.o: t/unit/%.c $(PATH_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	@$(CC) $(CORE_CFLAGS) $(PATH_DEFS) -It/unit -MMD -MP -c -o $@ $<
-$(B)/t/unit-tests: $(UNIT_OBJS) $(O)/t/unit/main.o $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
+	@$(CC) $(CORE_CFLAGS) $(PATH_DEFS) $(DEV_DEFS) -It/unit -MMD -MP -c -o $@ $<
+$(B)/t/unit-tests: $(UNIT_OBJS) $(O)/t/unit/main.o $(CORE_DEV_O) $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
 	@mkdir -p $(@D)
 	@echo "  LINK    $@"
-	@$(CC) $(CORE_CFLAGS) -o $@ $(UNIT_OBJS) $(O)/t/unit/main.o $(ALL_LDFLAGS) $(CORE_LINK) -lcunit
+	@$(CC) $(CORE_CFLAGS) -o $@ $(UNIT_OBJS) $(O)/t/unit/main.o $(CORE_DEV_O) $(EXE_LDFLAGS) $(CORE_LINK) -lcunit
 
 # A library's or a module's own: <dir>/t/test_*.c, linked with its objects
 # (not the .so, so functions a <name>_internal.h declares can be reached).
@@ -28,7 +28,7 @@ $(O)/$(2)/t/%.o: $(2)/t/%.c | $(DEPS_STAMP)
 $(B)/t/$(1)-unit: $$($(1)_TEST_OBJS) $(3) $(O)/t/unit/main.o
 	@mkdir -p $$(@D)
 	@echo "  LINK    $$@"
-	@$$(CC) $$(LIB_CFLAGS) -o $$@ $$($(1)_TEST_OBJS) $(3) $(O)/t/unit/main.o $$(ALL_LDFLAGS) $(4) -lcunit
+	@$$(CC) $$(LIB_CFLAGS) -o $$@ $$($(1)_TEST_OBJS) $(3) $(O)/t/unit/main.o $$(EXE_LDFLAGS) $(4) -lcunit
 endef
 LIB_UNIT_BINS := $(foreach l,$(LIB_NAMES),$(if $(wildcard lib/$(l)/t/test_*.c),$(B)/t/lib$(l)-unit))
 $(foreach l,$(LIB_NAMES),$(if $(wildcard lib/$(l)/t/test_*.c),\
@@ -85,6 +85,14 @@ compat: all
 TEST_ARTIFACTS := all $(TEST_MODULE_SOS) $(B)/t/unit-tests $(LIB_UNIT_BINS) $(MODULE_UNIT_BINS) $(T_HELPERS) $(ESCAPE_BINS)
 check: $(TEST_ARTIFACTS) $(if $(filter 1,$(PORTABLE)),,portable)
 	@STK_BUILD=$(ABS_B) STK_PORTABLE_BUILD=$(if $(filter Linux,$(MODULE_OS)),$(ABS_B)-portable) sh t/run-tests.sh
+
+# The CUnit suites alone, hermetic (no namespaces, bwrap or network): what
+# a package build runs (debian/rules, the rpm spec's %check).
+.PHONY: unit-check
+UNIT_BINS := $(B)/t/unit-tests $(LIB_UNIT_BINS) $(MODULE_UNIT_BINS)
+unit-check: all $(TEST_MODULE_SOS) $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $${t##*/}"; $$t > $$t.out 2>&1 || { cat $$t.out; exit 1; }; \
+	    grep -E '^ +tests ' $$t.out; done
 
 # The portable build tree, for t/integration/portable.sh (see CORE_POSIX_ONLY).
 portable:

@@ -8,6 +8,8 @@ ifeq ($(MODULE_OS),Linux)
 TOOL_NAMES += compare
 endif
 TOOL_BINS := $(patsubst %,$(B)/tools/stockade-%,$(TOOL_NAMES))
+# What `make install` installs: the same, linked without the build tree.
+INST_TOOL_BINS := $(patsubst %,$(B)/inst/tools/stockade-%,$(TOOL_NAMES))
 
 $(O)/tools/%.o: tools/%.c $(PATH_STAMP) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -16,15 +18,19 @@ $(O)/tools/%.o: tools/%.c $(PATH_STAMP) | $(DEPS_STAMP)
 
 define tool_rule
 $(1)_TOOL_OBJS := $(patsubst %.c,$(O)/%.o,$(wildcard tools/$(1)/*.c))
-$(B)/tools/stockade-$(1): $$($(1)_TOOL_OBJS) $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
+$(B)/tools/stockade-$(1): $$($(1)_TOOL_OBJS) $(CORE_DEV_O) $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
 	@mkdir -p $$(@D)
 	@echo "  LINK    $$@"
-	@$$(CC) $$(CORE_CFLAGS) -o $$@ $$($(1)_TOOL_OBJS) $$(ALL_LDFLAGS) $$(CORE_LINK)
+	@$$(CC) $$(CORE_CFLAGS) -o $$@ $$($(1)_TOOL_OBJS) $(CORE_DEV_O) $$(EXE_LDFLAGS) $$(CORE_LINK)
+$(B)/inst/tools/stockade-$(1): $$($(1)_TOOL_OBJS) $(CORE_INST_O) $(CORE_A) $(LIB_APPROVALS_A) $(LIB_COMMON_A)
+	@mkdir -p $$(@D)
+	@echo "  LINK    $$@"
+	@$$(CC) $$(CORE_CFLAGS) -o $$@ $$($(1)_TOOL_OBJS) $(CORE_INST_O) $$(EXE_LDFLAGS) $$(CORE_LINK)
 endef
 $(foreach t,$(TOOL_NAMES),$(eval $(call tool_rule,$(t))))
 
 # The comparison stacks of `stockade compare` (etc/compare/): copied into
-# the build tree for the build tree's tool, installed beside the profiles.
+# the build tree for the build tree's tool, installed to $(DATADIR)/stockade/compare.
 COMPARE_STACKS := $(wildcard etc/compare/*.yaml)
 COMPARE_STACK_COPIES := $(patsubst etc/compare/%,$(B)/compare/%,$(COMPARE_STACKS))
 $(B)/compare/%.yaml: etc/compare/%.yaml

@@ -22,8 +22,13 @@ extern char **environ;
 
 static const char *tool_path(void)
 {
-        return core_running_from_build_tree() ? STK_BUILD_DIR "/tools/stockade-compare"
-                                              : STK_LIBEXECDIR "/stockade/stockade-compare";
+        static char path[PATH_MAX];
+        const char *tree = core_build_tree();
+
+        if (!tree)
+                return STK_LIBEXECDIR "/stockade/stockade-compare";
+        snprintf(path, sizeof(path), "%s/tools/stockade-compare", tree);
+        return path;
 }
 
 /* The tool, opened and trust-checked: an fd, or -errno after a message. */

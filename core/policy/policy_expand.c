@@ -197,6 +197,20 @@ static int finish_list(struct ploader *l, const struct vars *v, struct core_list
         return 0;
 }
 
+/* A file is a path like any other; a sink (syslog, journal) is kept as
+ * written, its socket an absolute path (core/run/audit_sink.c). */
+static int finish_audit(struct ploader *l, const struct vars *v, struct core_policy *p)
+{
+        int kind = core_audit_kind(p->audit, NULL);
+
+        if (kind == CORE_AUDIT_FILE)
+                return finish_path(l, v, &p->audit, &p->audit_origin, false);
+        if (kind < 0)
+                perr_origin(l, &p->audit_origin, "audit \"%s\": the socket of a sink is an absolute path; "
+                            "expected syslog, syslog:/SOCKET, journal or journal:/SOCKET", p->audit);
+        return 0;
+}
+
 /* read_only and hide protect a path both as a name and as what it points
  * to: resolving a final symlink alone would leave the link itself in a
  * writable root, where the command could delete it and create a real file
@@ -300,7 +314,7 @@ int pexpand_policy(struct ploader *l)
         if (r >= 0)
                 r = finish_list_link_and_target(l, &v, &p->hide);
         if (r >= 0 && p->audit)
-                r = finish_path(l, &v, &p->audit, &p->audit_origin, false);
+                r = finish_audit(l, &v, p);
         if (r >= 0 && p->approval_exec)
                 r = finish_path(l, &v, &p->approval_exec, &p->approval_exec_origin, false);
         for (size_t i = 0; r >= 0 && i < p->n_lines; i++)

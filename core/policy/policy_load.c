@@ -428,13 +428,14 @@ static int cmp_names(const struct dirent **a, const struct dirent **b)
         return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static int load_dropins(struct ploader *l, const char *profile)
+/* Every .yaml file of the system directory SUBDIR, in byte order. */
+static int load_dropins(struct ploader *l, const char *subdir)
 {
         _cleanup_free_ char *dir = NULL;
         struct dirent **ents = NULL;
         int n, r = 0;
 
-        if (asprintf(&dir, "%s/%s.d", l->src->system_dir, profile) < 0)
+        if (asprintf(&dir, "%s/%s", l->src->system_dir, subdir) < 0)
                 return -ENOMEM;
         n = scandir(dir, &ents, is_dropin, cmp_names);
         if (n < 0) {
@@ -454,15 +455,38 @@ static int load_dropins(struct ploader *l, const char *profile)
         return r < 0 ? r : 0;
 }
 
-/* The floor: `files` alone, or builtin-or-system plus drop-ins. */
+/* The system layer over the built-in one: PROFILE.yaml, then site.d/ (the
+ * site's rules for every profile; full-access is the profile that asks
+ * for none), then PROFILE.d/, the most specific last. */
+static int load_system(struct ploader *l, const char *profile, const char *file)
+{
+        _cleanup_free_ char *sys = path_join(l->src->system_dir, file), *own = NULL;
+        int r, found;
+
+        if (!sys || asprintf(&own, "%s.d", profile) < 0)
+                return -ENOMEM;
+        found = load_path(l, sys, CORE_LAYER_SYSTEM, true);
+        if (found < 0)
+                return found;
+        r = streq(profile, "full-access") ? 0 : load_dropins(l, "site.d");
+        if (r >= 0)
+                r = load_dropins(l, own);
+        return r < 0 ? r : found;
+}
+
+/* The floor: `files` alone, or the built-in profile with the system
+ * layer over it.  A system PROFILE.yaml layers, it does not replace: the
+ * shipped profiles are embedded, never copied to the system directory,
+ * so a site file holds only the site's changes and a fixed built-in
+ * still reaches a site that has one (stockade.yaml(5) LAYERS). */
 static int load_base(struct ploader *l, const char *profile)
 {
         const struct core_policy_sources *src = l->src;
-        _cleanup_free_ char *file = NULL, *sys = NULL;
-        int r = 1;
+        _cleanup_free_ char *file = NULL;
+        int builtin, sys = 1;
 
         for (size_t i = 0; src->files && src->files[i]; i++) {
-                r = load_path(l, src->files[i], CORE_LAYER_SYSTEM, false);
+                int r = load_path(l, src->files[i], CORE_LAYER_SYSTEM, false);
                 if (r < 0)
                         return r;
         }
@@ -470,19 +494,16 @@ static int load_base(struct ploader *l, const char *profile)
                 return 0;
         if (asprintf(&file, "%s.yaml", profile) < 0)
                 return -ENOMEM;
-        if (src->system_dir) {
-                sys = path_join(src->system_dir, file);
-                r = sys ? load_path(l, sys, CORE_LAYER_SYSTEM, true) : -ENOMEM;
-        }
-        /* An installed system file replaces the built-in one: `make install`
-         * copies etc/ there, and reading both would double every line. */
-        if (r == 1)
-                r = load_builtin(l, file);
-        if (r == 1)
+        builtin = load_builtin(l, file);
+        if (builtin < 0)
+                return builtin;
+        if (src->system_dir)
+                sys = load_system(l, profile, file);
+        if (sys < 0)
+                return sys;
+        if (builtin == 1 && sys == 1)
                 unknown_profile(l, profile, file);
-        if (r != 0)
-                return r < 0 ? r : 0;
-        return src->system_dir ? load_dropins(l, profile) : 0;
+        return 0;
 }
 
 static int set_cli(struct core_policy *p, char **dst, struct core_origin *dst_origin, const char *value)

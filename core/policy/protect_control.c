@@ -115,12 +115,16 @@ static int add_caches(struct control *c)
 
 static int add_modules(struct control *c)
 {
+        const char *tree = core_build_tree(); /* trusted when run from it (loader.c) */
+        _cleanup_free_ char *mods = NULL, *test_mods = NULL;
         int r = add(c, STK_MODULEDIR);
 
-        /* trusted when the binary runs from the build tree (loader.c) */
-        if (r >= 0)
-                r = add(c, STK_BUILD_DIR "/modules");
-        return r >= 0 ? add(c, STK_BUILD_DIR "/t/modules") : r;
+        if (r < 0 || !tree)
+                return r;
+        if (asprintf(&mods, "%s/modules", tree) < 0 || asprintf(&test_mods, "%s/t/modules", tree) < 0)
+                return -ENOMEM;
+        r = add(c, mods);
+        return r >= 0 ? add(c, test_mods) : r;
 }
 
 /* The files this run's policy came from; embedded ones have no path. */

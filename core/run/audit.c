@@ -96,6 +96,8 @@ int core_audit_open(struct core_run *run, const char *path)
         run->audit_state = calloc(1, sizeof(*run->audit_state));
         if (!run->audit_state)
                 return -ENOMEM;
+        if (core_audit_kind(path, NULL) != CORE_AUDIT_FILE)
+                return core_audit_sink_open(run, path); /* syslog, journal */
         fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (fd < 0 && errno == ENOENT && make_parents(path) == 0)
                 fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);

@@ -163,7 +163,7 @@ int core_module_dirs(bool trust_build_tree, const char *dirs[static 3]);
 int core_module_load(const char *name, bool trust_build_tree, struct core_module *ret);
 int core_module_load_fd(const char *name, int fd, struct core_module *ret);
 void core_module_unload(struct core_module *m);
-bool core_running_from_build_tree(void);
+
 
 /* probe_note.c: a handled fallback is one notice (issue 13 §6) */
 bool core_probe_hold(struct stk_ctx *ctx, enum stk_log_level level, const char *msg);
@@ -240,6 +240,8 @@ int core_audit_open(struct core_run *run, const char *path);
 #define CORE_AUDIT_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 int core_audit_record(struct core_run *run, const char *kind, struct json_object *fields);
 void core_audit_close(struct core_run *run);
+/* audit_sink.c: run->audit for a syslog or journal sink */
+int core_audit_sink_open(struct core_run *run, const char *spec);
 
 /* freeze.c: before a question while the command runs, and after.  0, or
  * -errno after a message: then nothing is stopped and the answer is DENY. */

@@ -37,26 +37,17 @@ static bool name_is_bare(const char *name)
         return true;
 }
 
-bool core_running_from_build_tree(void)
-{
-        char self[PATH_MAX];
-
-        if (os_self_path(self, sizeof(self)) < 0)
-                return false;
-        /* Only the binaries this build tree made trust the build tree's
-         * modules and tools: stockade, its tools, its test programs. */
-        return streq(self, STK_BUILD_DIR "/stockade") ||
-               strncmp(self, STK_BUILD_DIR "/tools/", strlen(STK_BUILD_DIR "/tools/")) == 0 ||
-               strncmp(self, STK_BUILD_DIR "/t/", strlen(STK_BUILD_DIR "/t/")) == 0;
-}
-
 int core_module_dirs(bool trust_build_tree, const char *dirs[static 3])
 {
+        static char modules[PATH_MAX], test_modules[PATH_MAX];
+        const char *tree = trust_build_tree ? core_build_tree() : NULL;
         int n = 0;
 
-        if (trust_build_tree) {
-                dirs[n++] = STK_BUILD_DIR "/modules";
-                dirs[n++] = STK_BUILD_DIR "/t/modules";
+        if (tree) {
+                snprintf(modules, sizeof(modules), "%s/modules", tree);
+                snprintf(test_modules, sizeof(test_modules), "%s/t/modules", tree);
+                dirs[n++] = modules;
+                dirs[n++] = test_modules;
         }
         dirs[n++] = STK_MODULEDIR;
         return n;

@@ -187,3 +187,34 @@ int close_fds_except(int from, const int *keep, size_t n_keep)
         qsort(sorted, n_keep, sizeof(int), cmp_int);
         return os_close_fds_except(from, sorted, n_keep);
 }
+
+/* name, or name:/socket */
+static bool sink_named(const char *spec, const char *name, const char **ret_rest)
+{
+        size_t n = strlen(name);
+
+        if (strncmp(spec, name, n) != 0 || (spec[n] != '\0' && spec[n] != ':'))
+                return false;
+        *ret_rest = spec[n] ? spec + n + 1 : NULL;
+        return true;
+}
+
+int core_audit_kind(const char *spec, const char **ret_socket)
+{
+        static const struct { const char *name, *socket; enum core_audit_kind kind; } sinks[] = {
+                { "syslog", "/dev/log", CORE_AUDIT_SYSLOG },
+                { "journal", "/run/systemd/journal/socket", CORE_AUDIT_JOURNAL },
+        };
+        const char *rest;
+
+        for (size_t i = 0; i < ELEMENTSOF(sinks); i++) {
+                if (!sink_named(spec, sinks[i].name, &rest))
+                        continue;
+                if (rest && rest[0] != '/')
+                        return -EINVAL;
+                if (ret_socket)
+                        *ret_socket = rest ? rest : sinks[i].socket;
+                return sinks[i].kind;
+        }
+        return CORE_AUDIT_FILE;
+}

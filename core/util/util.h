@@ -38,3 +38,15 @@ int path_canonicalize_parent(const char *path, char **ret);
 
 /* Every fd from `from` upward is closed except those in keep[] (n_keep). */
 int close_fds_except(int from, const int *keep, size_t n_keep);
+
+/* An audit destination (stockade.yaml(5), audit): a file, or a sink named
+ * "syslog" / "journal", optionally with ":/absolute/socket".  Returns the
+ * kind and sets *ret_socket to the socket (the default when none is
+ * given), or -EINVAL for a sink whose socket is not an absolute path. */
+enum core_audit_kind { CORE_AUDIT_FILE, CORE_AUDIT_SYSLOG, CORE_AUDIT_JOURNAL };
+int core_audit_kind(const char *spec, const char **ret_socket);
+
+/* build_tree.c (compiled twice, mk/core.mk): the build tree of a
+ * development build run from it, else NULL; an installed binary has none. */
+const char *core_build_tree(void);
+bool core_running_from_build_tree(void);

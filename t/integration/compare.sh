@@ -226,7 +226,7 @@ else
 fi
 for f in libexec/stockade/escape/run libexec/stockade/escape/escape-fixture \
          libexec/stockade/escape/probes/fs_write_outside libexec/stockade/escape/probes/net_unix_path \
-         etc/stockade/compare/bwrap.yaml etc/stockade/compare/settings.yaml; do
+         share/stockade/compare/bwrap.yaml share/stockade/compare/settings.yaml; do
         if [ -e "$P/$f" ]; then ok "installed $f"; else not_ok "installed $f" "missing"; fi
 done
 n=$(ls "$P/libexec/stockade/escape/probes" | wc -l)
@@ -255,7 +255,7 @@ def default_contains():
 where(['default'], "installed: default contains every probe that escaped in the control", default_contains)
 def by_name():
     s = json.load(open("$T_TMP/inst-stack.json"))['stacks'][0]
-    assert s['source'] == "$P/etc/stockade/compare/bwrap-seccomp.yaml", s['source']
+    assert s['source'] == "$P/share/stockade/compare/bwrap-seccomp.yaml", s['source']
     assert s['results'][0]['result'] == 'CONTAINED', s['results']
 t("installed: a shipped stack by name is the installed file", by_name)
 EOF

@@ -607,8 +607,9 @@ static void test_everything(void)
 
 /* ---- layers -------------------------------------------------------------- */
 
-/* An installed system file replaces the built-in one entirely. */
-static void test_system_replaces_builtin(void)
+/* A system file layers over the built-in one of its name (issue 17): the
+ * built-in's lines and lists stay, the site's come after. */
+static void test_system_layers_over_builtin(void)
 {
         struct core_policy_sources src;
         struct core_policy *p = NULL;
@@ -617,17 +618,62 @@ static void test_system_replaces_builtin(void)
 
         fx_setup(&fx);
         src = fx_src(&fx);
-        write_filef("stockade: 1\nsettings:\n  workspace: ${CWD}\n  git: surfaces\nstack:\n"
+        write_filef("stockade: 1\nsettings:\n  git: surfaces\nstack:\n"
                     "  - { phase: pre-exec, control: required, module: fs_landlock }\n",
                     "%s/default.yaml", fx.system);
         r = fx_load(&fx, &src, &p);
         CHECK(r == 0, "%d: %s", r, fx.diag);
         if (p) {
-                CU_ASSERT(p->n_lines == 1 && streq(p->lines[0].module, "fs_landlock"));
-                CU_ASSERT_EQUAL(p->lines[0].origin.layer, CORE_LAYER_SYSTEM);
+                CU_ASSERT_EQUAL_FATAL(p->n_lines, 2);
+                CU_ASSERT_STRING_EQUAL(p->lines[0].module, "fs_bwrap");
+                CU_ASSERT_EQUAL(p->lines[0].origin.layer, CORE_LAYER_BUILTIN);
+                CU_ASSERT_STRING_EQUAL(p->lines[1].module, "fs_landlock");
+                CU_ASSERT_EQUAL(p->lines[1].origin.layer, CORE_LAYER_SYSTEM);
                 CU_ASSERT_EQUAL(p->git, CORE_GIT_SURFACES);
-                CU_ASSERT_EQUAL(p->write.n, 0); /* the built-in write: was not read */
-                CU_ASSERT(p->n_files == 1 && p->files[0].origin.layer == CORE_LAYER_SYSTEM);
+                CU_ASSERT(p->write.n > 0); /* the built-in write: is kept */
+                CU_ASSERT(p->n_files == 2 && p->files[0].origin.layer == CORE_LAYER_BUILTIN &&
+                          p->files[1].origin.layer == CORE_LAYER_SYSTEM);
+        }
+        core_policy_free(p);
+        fx_teardown(&fx);
+}
+
+/* site.d/ applies to every profile but full-access, after PROFILE.yaml and
+ * before PROFILE.d/ (issue 17). */
+static void test_site_dropins(void)
+{
+        struct core_policy_sources src;
+        struct core_policy *p = NULL;
+        struct fx fx;
+        int r;
+
+        fx_setup(&fx);
+        src = fx_src(&fx);
+        CU_ASSERT_FATAL(mkdir(P("%s/site.d", fx.system), 0755) == 0);
+        CU_ASSERT_FATAL(mkdir(P("%s/default.d", fx.system), 0755) == 0);
+        write_filef("stockade: 1\nsettings: { hide: [~/.profile-file] }\n", "%s/default.yaml", fx.system);
+        write_filef("stockade: 1\nsettings: { hide: [~/.site] }\n", "%s/site.d/10-site.yaml", fx.system);
+        write_filef("not yaml: [", "%s/site.d/README", fx.system);
+        write_filef("stockade: 1\nsettings: { hide: [~/.own] }\n", "%s/default.d/00-own.yaml", fx.system);
+        write_filef("stockade: 1\nsettings: { write: [/] }\n", "%s/full-access.yaml", fx.builtin);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        if (p) {
+                size_t n = p->hide.n;
+                CU_ASSERT_FATAL(n >= 3);
+                CU_ASSERT_STRING_EQUAL(p->hide.items[n - 3].value, P("%s/.profile-file", fx.home));
+                CU_ASSERT_STRING_EQUAL(p->hide.items[n - 2].value, P("%s/.site", fx.home));
+                CU_ASSERT_STRING_EQUAL(p->hide.items[n - 1].value, P("%s/.own", fx.home));
+        }
+        core_policy_free(p);
+        p = NULL;
+        src.profile = "full-access";
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        if (p) {
+                CU_ASSERT_EQUAL(p->n_files, 1); /* the built-in alone: no site.d */
+                for (size_t i = 0; i < p->hide.n; i++)
+                        CU_ASSERT(!strstr(p->hide.items[i].value, ".site"));
         }
         core_policy_free(p);
         fx_teardown(&fx);
@@ -938,7 +984,8 @@ static void test_user_stack_granted(void)
                     "%s/default.yaml", fx.user);
         r = fx_load(&fx, &src, &p);
         CHECK(r == 0, "%d: %s", r, fx.diag);
-        CU_ASSERT(p && p->n_lines == 1 && p->lines[0].control == CORE_SUFFICIENT);
+        /* after the built-in's line (the system file layers over it) */
+        CU_ASSERT(p && p->n_lines == 2 && p->lines[1].control == CORE_SUFFICIENT);
         core_policy_free(p);
         fx_teardown(&fx);
 }
@@ -1421,7 +1468,8 @@ UNIT_SUITE(test_policy,
            UNIT_TEST(test_profile_builtin_dir),
            UNIT_TEST(test_good_files),
            UNIT_TEST(test_everything),
-           UNIT_TEST(test_system_replaces_builtin),
+           UNIT_TEST(test_system_layers_over_builtin),
+           UNIT_TEST(test_site_dropins),
            UNIT_TEST(test_dropins_append),
            UNIT_TEST(test_files_replace_base),
            UNIT_TEST(test_include_order),

@@ -6,7 +6,7 @@
  * The build tree mirrors the installed layout, so one rule finds both:
  *
  *   escape suite   $(B)/t/escape/{run,escape-fixture,probes/}   $(LIBEXECDIR)/stockade/escape/...
- *   stacks         $(B)/compare/NAME.yaml                       $(SYSCONFDIR)/stockade/compare/NAME.yaml
+ *   stacks         $(B)/compare/NAME.yaml                       $(DATADIR)/stockade/compare/NAME.yaml
  *
  * The build tree's are used only by the binary that build tree made (the
  * same test as for its modules, core_running_from_build_tree), never because
@@ -30,6 +30,16 @@ static int dup_into(char **dst, const char *s)
         return *dst ? 0 : -ENOMEM;
 }
 
+/* The build tree's TREE_REL for the build tree's binary, else INSTALLED. */
+static int locate_into(char **dst, const char *tree_rel, const char *installed)
+{
+        const char *tree = core_build_tree();
+
+        if (!tree)
+                return dup_into(dst, installed);
+        return asprintf(dst, "%s/%s", tree, tree_rel) < 0 ? -ENOMEM : 0;
+}
+
 /* The suite must be complete before anything runs: a missing probe
  * directory would otherwise surface as a harness error in every column. */
 static int check_suite(const char *dir)
@@ -51,13 +61,12 @@ static int check_suite(const char *dir)
 
 int compare_locate(struct compare *c, const char *stockade)
 {
-        bool build = core_running_from_build_tree();
         int r = dup_into(&c->self, stockade);
 
         if (r >= 0)
-                r = dup_into(&c->escape_dir, build ? STK_BUILD_DIR "/t/escape" : STK_LIBEXECDIR "/stockade/escape");
+                r = locate_into(&c->escape_dir, "t/escape", STK_LIBEXECDIR "/stockade/escape");
         if (r >= 0)
-                r = dup_into(&c->stacks_dir, build ? STK_BUILD_DIR "/compare" : STK_SYSCONFDIR "/stockade/compare");
+                r = locate_into(&c->stacks_dir, "compare", STK_DATADIR "/stockade/compare");
         if (r < 0)
                 return r;
         return check_suite(c->escape_dir);
