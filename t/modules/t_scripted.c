@@ -89,7 +89,7 @@ static const struct { const char *name; uint32_t bit; } cover_names[] = {
         { "private_tmp", STK_COVER_PRIVATE_TMP }, { "net_tcp", STK_COVER_NET_TCP },
         { "net_other", STK_COVER_NET_OTHER }, { "net_abstract", STK_COVER_NET_ABSTRACT },
         { "net_unix", STK_COVER_NET_UNIX }, { "process", STK_COVER_PROCESS }, { "ipc", STK_COVER_IPC },
-        { "metadata", STK_COVER_METADATA },
+        { "metadata", STK_COVER_METADATA }, { "proc", STK_COVER_PROC_OTHERS },
 };
 
 static int scripted_probe(struct stk_ctx *ctx, uint32_t *ret)
