@@ -14,6 +14,9 @@ int cli_check_one(const struct cli_opts *o);                       /* 0 or an ex
 int cli_explain(int argc, char **argv);
 int cli_approvals(int argc, char **argv);                          /* approvals_cmd.c */
 int cli_compare(int argc, char **argv);
+int cli_sh(int argc, char **argv, const char *shell);             /* sh_cmd.c */
+const char *cli_sh_shell(const char *argv0);                       /* the shell a link's name asks for */
+int cli_sh_workspace(char **ret);                                  /* sh_workspace.c */
 struct json_object;
 #include <stdio.h>
 void core_explain_print(FILE *f, struct json_object *j);

@@ -78,6 +78,8 @@ int main(int argc, char **argv)
 {
         if (argc >= 2 && streq(argv[1], "__inner"))
                 return core_inner_main(argc, argv);
+        if (cli_sh_shell(argv[0])) /* called as stockade-sh or stockade-bash */
+                return cli_sh(argc, argv, cli_sh_shell(argv[0]));
         if (argc < 2 || streq(argv[1], "--help") || streq(argv[1], "-h") || streq(argv[1], "help")) {
                 usage_main(argc < 2 ? stderr : stdout);
                 return argc < 2 ? STK_EXIT_USAGE : 0;
@@ -96,6 +98,8 @@ int main(int argc, char **argv)
                 return doctor_main(argc - 1, argv + 1);
         if (streq(argv[1], "approvals"))
                 return cli_approvals(argc - 1, argv + 1);
+        if (streq(argv[1], "sh"))
+                return cli_sh(argc - 1, argv + 1, "/bin/sh");
         if (streq(argv[1], "compare"))
                 return cli_compare(argc - 1, argv + 1);
         fprintf(stderr, "stockade: unknown command \"%s\"\n", argv[1]);

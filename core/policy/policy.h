@@ -124,6 +124,11 @@ struct core_policy_sources {
          * overrides every file's `workspace:` (CLI layer).  Otherwise it is
          * only the fallback when no file sets `workspace:`. */
         int workspace_from_cli;
+        /* Appended: the CLI layer's settings as a policy document (the run
+         * flags, the shell entry's bookkeeping directories), loaded after
+         * the project layer under the user layer's `overridable` rules.
+         * Its values are not expanded.  NULL: none. */
+        const char *cli_text;
 };
 
 /* Diagnostics go to this stream (stderr by default; tests use a memstream).

@@ -250,6 +250,7 @@ struct core_open_opts {
         const char *workspace;          /* NULL: the working directory */
         const char *audit;              /* --audit FILE */
         bool file_alone;                /* check FILE: that file only, no user or project layer */
+        const char *cli_layer;          /* the CLI layer's policy document (core_policy_sources.cli_text) */
 };
 int core_load_policy(const struct core_open_opts *o, struct core_policy **ret);
 int core_open_run(struct core_policy *p, struct core_run **ret);  /* 0 or an exit status */

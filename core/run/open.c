@@ -52,6 +52,7 @@ int core_load_policy(const struct core_open_opts *o, struct core_policy **ret)
                 .tmpdir = tmp && tmp[0] == '/' ? tmp : "/tmp",
                 .cli_audit = o->audit,
                 .files = o->policy_file ? files : NULL,
+                .cli_text = o->cli_layer,
         };
         return core_policy_load(&src, ret);
 }
