@@ -2,6 +2,8 @@
 # SYSCONFDIR MANDIR INCLUDEDIR PKGCONFIGDIR.
 MANPAGES := $(wildcard man/*.[1-8]) $(wildcard modules/*/*.[1-8])
 INSTALLED_MODULES := $(MODULE_SOS)
+# The shell entry's names (stockade-sh(1)): an agent's SHELL points at one.
+SHELL_LINKS := stockade-sh stockade-bash
 
 $(B)/stockade-module.pc: mk/stockade-module.pc.in $(PATH_STAMP)
 	@mkdir -p $(@D)
@@ -14,6 +16,7 @@ install: all $(B)/stockade-module.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(SYSCONFDIR)/stockade \
 	    $(DESTDIR)$(INCLUDEDIR)/stockade $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 0755 $(B)/stockade $(DESTDIR)$(BINDIR)/stockade
+	for l in $(SHELL_LINKS); do ln -sf stockade $(DESTDIR)$(BINDIR)/$$l; done
 	for m in $(INSTALLED_MODULES); do install -m 0644 $$m $(DESTDIR)$(MODULEDIR)/; done
 	for p in $(PROFILES); do install -m 0644 $$p $(DESTDIR)$(SYSCONFDIR)/stockade/; done
 	install -m 0644 include/stockade/module.h $(DESTDIR)$(INCLUDEDIR)/stockade/module.h
@@ -32,6 +35,7 @@ ifneq ($(ESCAPE_BINS),)
 endif
 
 uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(SHELL_LINKS))
 	rm -f $(DESTDIR)$(BINDIR)/stockade $(DESTDIR)$(INCLUDEDIR)/stockade/module.h \
 	    $(DESTDIR)$(PKGCONFIGDIR)/stockade-module.pc
 	rm -f $(patsubst $(B)/tools/%,$(DESTDIR)$(LIBEXECDIR)/stockade/%,$(TOOL_BINS))
