@@ -19,6 +19,7 @@ static void usage_main(FILE *f)
                 "usage: stockade run [--profile P] [--policy FILE] [--workspace DIR] [--audit FILE] [-v] [--] CMD [ARG...]\n"
                 "       stockade check [--profile P | FILE...]\n"
                 "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n"
+                "       stockade sh [OPTION...] -c STRING [ARG...]    (also as stockade-sh, stockade-bash)\n"
                 "       stockade doctor [--json]\n"
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
                 "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
