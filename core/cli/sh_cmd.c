@@ -102,8 +102,12 @@ static int run_shell(const char *shell, const struct sh_args *a)
                 return r == -ENOMEM ? STK_EXIT_SETUP : STK_EXIT_POLICY;
         o.workspace = workspace;
         o.cli_layer = layer_text;
-        if (core_load_policy(&o, &p) < 0)
+        if (core_load_policy(&o, &p) < 0) {
+                if (layer_text)
+                        fprintf(stderr, "stockade sh: the command line layer was %s (the client's bookkeeping "
+                                "directories; stockade-sh(1))\n", layer_text);
                 return STK_EXIT_POLICY;
+        }
         status = core_open_run(p, &run);
         if (status == 0)
                 status = core_run_command(run, argv, environ);

@@ -137,3 +137,12 @@ else
 fi
 check_status "agent: a force push through plain -c is denied" "$STK_EXIT_DENIED" \
         sh_in_ws env STOCKADE_PROFILE=agent "$B" -c 'cd . && git push --force origin main'
+
+# The bookkeeping directories come through the command-line layer, which
+# obeys `overridable`: read-only does not let the user add a write root.
+check_status "a floor that forbids write roots stops the call (241)" "$STK_EXIT_POLICY" \
+        sh_in_ws env STOCKADE_PROFILE=read-only "$B" -c true
+check_output "... naming the directory and the rule" "claude-tmp.*|may only tighten" \
+        sh_in_ws env STOCKADE_PROFILE=read-only "$B" -c true
+check_status "without bookkeeping directories, read-only runs" 0 \
+        sh_in_ws env -u CLAUDE_CODE_TMPDIR HOME="$T_TMP" STOCKADE_PROFILE=read-only "$B" -c true
