@@ -258,6 +258,7 @@ int core_open_run(struct core_policy *p, struct core_run **ret);  /* 0 or an exi
 /* runcmd.c: the runtime API.  permission, pre-exec, supervise; returns the
  * command's exit status or one of stockade's own. */
 int core_run_command(struct core_run *run, char **argv, char **envp);
+int core_run_permitted(struct core_run *run, char **argv, char **envp); /* the rest, once permission said ALLOW */
 int core_permission(struct core_run *run, char **argv, bool ask, enum stk_verdict *ret_v, const char **ret_decider);
 int core_egress_decide(struct core_run *run, const struct stk_egress *e, enum stk_verdict *ret_v,
                        const char **ret_decider);
