@@ -20,6 +20,7 @@ static void usage_main(FILE *f)
                 "       stockade check [--profile P | FILE...]\n"
                 "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n"
                 "       stockade sh [OPTION...] -c STRING [ARG...]    (also as stockade-sh, stockade-bash)\n"
+                "       stockade mcp [--profile P] [--policy FILE] [--workspace DIR]   (an MCP server on stdio)\n"
                 "       stockade doctor [--json]\n"
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
                 "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
@@ -99,6 +100,8 @@ int main(int argc, char **argv)
                 return doctor_main(argc - 1, argv + 1);
         if (streq(argv[1], "approvals"))
                 return cli_approvals(argc - 1, argv + 1);
+        if (streq(argv[1], "mcp"))
+                return cli_mcp(argc - 1, argv + 1);
         if (streq(argv[1], "sh"))
                 return cli_sh(argc - 1, argv + 1, "/bin/sh");
         if (streq(argv[1], "compare"))
