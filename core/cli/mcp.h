@@ -29,6 +29,7 @@ struct mcp_server {
         long long roots_id;             /* the roots/list we wait for, 0: none */
         char **deferred;                /* lines read while a command ran, handled after it */
         struct json_object *call_id;    /* the tools/call running, for notifications/cancelled */
+        bool call_cancelled;            /* ...and it was: no reply is sent */
 };
 
 /* mcp_server.c */

@@ -234,8 +234,11 @@ static void dispatch(struct mcp_server *s, const struct mcp_msg *m)
         } else if (streq(m->method, "tools/list")) {
                 (void) mcp_send(s, mcp_rpc_result(m->id, mcp_tools_list()));
         } else if (streq(m->method, "tools/call")) {
+                char *reply;
                 s->call_id = m->id;
-                (void) mcp_send(s, mcp_tools_call(s, m->id, m->params));
+                reply = mcp_tools_call(s, m->id, m->params);
+                if (reply)
+                        (void) mcp_send(s, reply);
                 s->call_id = NULL;
         } else {
                 reply_error(s, m->id, RPC_METHOD_NOT_FOUND, "method not found: \"%.200s\"", m->method);

@@ -433,6 +433,7 @@ static struct json_object *run_call(struct mcp_server *s, const struct call_args
                         watch(&c);
                         status = wait_worker(c.pid);
                 }
+                s->call_cancelled = c.cancelled;
                 result = r < 0 ? refusal("error", NULL, STK_EXIT_SETUP, "could not start the command")
                                : ran(&c, status, stk_now_ms() - t0);
                 stk_buf_done(&c.stdout_buf);
@@ -462,7 +463,9 @@ char *mcp_tools_call(struct mcp_server *s, struct json_object *id, struct json_o
         }
         result = run_call(s, &a, cwd);
         strv_free(a.argv);
-        if (s->quit || s->in.eof)
+        /* MCP, "Cancellation": the receiver of a cancelled request does not answer it. */
+        if (s->quit || s->in.eof || s->call_cancelled)
                 json_object_put(result), result = NULL;
+        s->call_cancelled = false;
         return result ? mcp_rpc_result(id, result) : NULL;
 }
