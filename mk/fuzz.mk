@@ -11,7 +11,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_DIR     := $(B)/fuzz
 FUZZ_SRC     := modules/net_proxy/fuzz
-FUZZ_ALL     := $(patsubst $(FUZZ_SRC)/fuzz_%.c,%,$(wildcard $(FUZZ_SRC)/fuzz_*.c))
+FUZZ_ALL     := $(patsubst $(FUZZ_SRC)/fuzz_%.c,%,$(wildcard $(FUZZ_SRC)/fuzz_*.c)) jsonrpc
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 # The parsing core only: the module glue needs a host and an event loop.
 FUZZ_UNITS   := $(addprefix modules/net_proxy/,np_http.c np_body.c np_reqs.c np_socks.c np_tls.c np_match.c np_addr.c)
@@ -34,6 +34,11 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_SRC)/fuzz_%.c $(FUZZ_SRC)/fuzz.h $(FUZZ_UNITS) $(wild
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_UNITS)
 
+# `stockade mcp`'s JSON-RPC parser: its harness and corpus in core/cli/fuzz/.
+$(FUZZ_DIR)/fuzz_jsonrpc: core/cli/fuzz/fuzz_jsonrpc.c core/cli/mcp_rpc.c core/cli/mcp_rpc.h | $(FUZZ_DIR)/.toolchain-ok
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -o $@ $(filter %.c,$^) $(PKG_LIBS)
+
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-build
@@ -42,11 +47,12 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	    mkdir -p $(FUZZ_DIR)/corpus/$$t; \
-	    dict=; [ -f $(FUZZ_SRC)/$$t.dict ] && dict=-dict=$(CURDIR)/$(FUZZ_SRC)/$$t.dict; \
+	    src=$(FUZZ_SRC); [ $$t = jsonrpc ] && src=core/cli/fuzz; \
+	    dict=; [ -f $$src/$$t.dict ] && dict=-dict=$(CURDIR)/$$src/$$t.dict; \
 	    echo "== fuzz_$$t for $(FUZZ_SECONDS)s"; \
 	    (cd $(FUZZ_DIR) && ./fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	        -max_len=20000 -timeout=10 -rss_limit_mb=2048 $$dict \
-	        corpus/$$t $(CURDIR)/$(FUZZ_SRC)/corpus/$$t) > $(FUZZ_DIR)/fuzz_$$t.log 2>&1 || \
+	        corpus/$$t $(CURDIR)/$$src/corpus/$$t) > $(FUZZ_DIR)/fuzz_$$t.log 2>&1 || \
 	        { tail -n 40 $(FUZZ_DIR)/fuzz_$$t.log; echo "fuzz_$$t FAILED (log: $(FUZZ_DIR)/fuzz_$$t.log)"; exit 1; }; \
 	    grep -E '^stat::(number_of_executed_units|new_units_added)|^#[0-9]+.*DONE' $(FUZZ_DIR)/fuzz_$$t.log || true; \
 	done

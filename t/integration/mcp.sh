@@ -9,3 +9,8 @@ t_make_home
 t_make_workspace
 export HOME="$T_HOME" XDG_CONFIG_HOME="$T_TMP/xdg"
 python3 "$(dirname "$0")/mcp/client.py" "$STK" "$T_WS" "300.$$"
+# The JSON-RPC parser's fuzz harness over its committed corpus (make fuzz
+# FUZZ_TARGETS=jsonrpc runs it under libFuzzer).
+corpus="$(dirname "$0")/../../core/cli/fuzz/corpus/jsonrpc"
+check_output "the fuzz harness's properties hold on the corpus" "^[1-9][0-9]* inputs replayed" \
+        "$STK_BUILD/t/helpers/jsonrpc-replay" "$corpus"/*
