@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "policy_internal.h"
+#include "common/stk_buf.h"
 #include "util/util.h"
 
 struct vars {
@@ -48,13 +49,13 @@ static int lookup(struct ploader *l, const struct vars *v, const struct core_ori
 
 /* At a '$' of `in`; advances *pp.  1: reported. */
 static int expand_dollar(struct ploader *l, const struct vars *v, const struct core_origin *o,
-                         const char *in, const char **pp, FILE *out)
+                         const char *in, const char **pp, struct stk_buf *out)
 {
         const char *p = *pp, *end, *value = NULL;
         int r;
 
         if (p[1] == '$') {
-                fputc('$', out);
+                stk_buf_addc(out, '$');
                 *pp = p + 2;
                 return 0;
         }
@@ -67,26 +68,25 @@ static int expand_dollar(struct ploader *l, const struct vars *v, const struct c
         r = lookup(l, v, o, p + 2, (size_t) (end - p - 2), &value);
         if (r != 0)
                 return r;
-        fputs(value, out);
+        stk_buf_adds(out, value);
         *pp = end + 1;
         return 0;
 }
 
-/* 0 and *ret, 1 after reporting, -ENOMEM. */
+/* 0 and *ret, 1 after reporting, -ENOMEM.  (A stk_buf, not open_memstream:
+ * every path of every layer comes through here on each run, and a memstream
+ * costs a zeroed page apiece.) */
 static int expand(struct ploader *l, const struct vars *v, const char *in, const struct core_origin *o,
                   char **ret)
 {
-        _cleanup_free_ char *buf = NULL;
-        size_t len = 0;
-        FILE *out = open_memstream(&buf, &len);
+        _cleanup_(stk_buf_done) struct stk_buf out = { 0 };
         const char *p = in;
+        char *buf;
         int r = 0;
 
-        if (!out)
-                return -ENOMEM;
         if (p[0] == '~' && (p[1] == '\0' || p[1] == '/')) {
                 if (v->home)
-                        fputs(v->home, out);
+                        stk_buf_adds(&out, v->home);
                 else {
                         perr_origin(l, o, "\"~\" with no home directory; expected HOME to be set");
                         r = 1;
@@ -94,16 +94,20 @@ static int expand(struct ploader *l, const struct vars *v, const char *in, const
                 p++;
         }
         while (r == 0 && *p) {
+                size_t n = strcspn(p, "$");
+
+                stk_buf_add(&out, p, n);
+                p += n;
                 if (*p == '$')
-                        r = expand_dollar(l, v, o, in, &p, out);
-                else
-                        fputc(*p++, out);
+                        r = expand_dollar(l, v, o, in, &p, &out);
         }
-        if (fclose(out) != 0 || !buf)
+        if (r != 0)
+                return r;
+        buf = stk_buf_take(&out);
+        if (!buf)
                 return -ENOMEM;
-        if (r == 0)
-                *ret = TAKE_PTR(buf);
-        return r;
+        *ret = buf;
+        return 0;
 }
 
 /* "//" and a trailing "/" would defeat deduplication of paths that do not

@@ -272,3 +272,76 @@ int stk_sc_sync_wake_up(int listener)
                 return -errno;
         return 0;
 }
+
+/* The handoff: a header, the options the program was compiled for, then the
+ * instructions.  Copied in and out with memcpy, so nothing in it needs to
+ * be aligned. */
+struct sc_handoff_head {
+        uint32_t opts_size, flags, len;
+};
+
+bool stk_sc_handoff_available(const struct stk_host *host)
+{
+        return host && STK_HAS(host, stk_host, handoff_take) && host->handoff && host->handoff_take;
+}
+
+int stk_sc_handoff_give(const struct stk_host *host, struct stk_ctx *ctx, const void *opts, size_t opts_size,
+                        struct stk_sc_prog *prog)
+{
+        struct sc_handoff_head head = { (uint32_t) opts_size, prog->flags, prog->len };
+        size_t insns = (size_t) prog->len * sizeof(struct sock_filter);
+        size_t size = sizeof(head) + opts_size + insns;
+        unsigned char *h = malloc(size);
+        int r;
+
+        if (!h) {
+                stk_sc_prog_done(prog);
+                return -ENOMEM;
+        }
+        memcpy(h, &head, sizeof(head));
+        memcpy(h + sizeof(head), opts, opts_size);
+        memcpy(h + sizeof(head) + opts_size, prog->insns, insns);
+        stk_sc_prog_done(prog);
+        r = host->handoff(ctx, h, size);
+        free(h);
+        return r;
+}
+
+int stk_sc_handoff_take(const struct stk_host *host, struct stk_ctx *ctx, const void *opts, size_t opts_size,
+                        bool (*same_opts)(const void *given, const void *ours), struct stk_sc_prog *ret)
+{
+        struct sc_handoff_head head;
+        const unsigned char *data = NULL;
+        size_t len = 0, insns;
+        void *given;
+        bool same;
+        int r;
+
+        if (!stk_sc_handoff_available(host))
+                return 0;
+        r = host->handoff_take(ctx, (const void **) &data, &len);
+        if (r < 0 || !data)
+                return r;
+        if (len < sizeof(head))
+                return -EBADMSG;
+        memcpy(&head, data, sizeof(head));
+        insns = (size_t) head.len * sizeof(struct sock_filter);
+        if (head.opts_size != opts_size || head.len == 0 || head.len > BPF_MAXINSNS ||
+            len != sizeof(head) + opts_size + insns)
+                return -EBADMSG;
+        given = malloc(opts_size ? opts_size : 1);
+        if (!given)
+                return -ENOMEM;
+        memcpy(given, data + sizeof(head), opts_size);
+        same = same_opts(given, opts);
+        free(given);
+        if (!same)
+                return 0;
+        ret->insns = malloc(insns);
+        if (!ret->insns)
+                return -ENOMEM;
+        memcpy(ret->insns, data + sizeof(head) + opts_size, insns);
+        ret->len = (unsigned short) head.len;
+        ret->flags = head.flags;
+        return 1;
+}

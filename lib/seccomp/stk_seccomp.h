@@ -57,3 +57,16 @@ void stk_sc_caps_on(const struct stk_sc_caps *saved);
 int stk_sc_writable(const struct stk_host *host, struct stk_ctx *ctx, const char ***ret);
 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP on a listener (Linux 6.6; older: 0). */
 int stk_sc_sync_wake_up(int listener);
+
+/* A program compiled in prepare (the supervisor) handed to in_sandbox (the
+ * child) with the options it was compiled for, so the child need not run
+ * libseccomp again.  Whether the core can hand over (ABI 1.5). */
+bool stk_sc_handoff_available(const struct stk_host *host);
+/* Hand `prog` (consumed, whatever the result) over with `opts`. */
+int stk_sc_handoff_give(const struct stk_host *host, struct stk_ctx *ctx, const void *opts, size_t opts_size,
+                        struct stk_sc_prog *prog);
+/* 1 and *ret filled: prepare's program, for options `same_opts` calls the
+ * same as ours; 0: none usable (compile here); -errno: prepare failed, so
+ * must we (-EBADMSG: a handoff of another shape). */
+int stk_sc_handoff_take(const struct stk_host *host, struct stk_ctx *ctx, const void *opts, size_t opts_size,
+                        bool (*same_opts)(const void *given, const void *ours), struct stk_sc_prog *ret);

@@ -110,6 +110,8 @@ struct fs_bwrap_mounts {
         char *void_dir;          /* empty directory, 0555 */
         int *release;            /* fds of removed directories, for release_later */
         size_t n_release;
+        char *parent_path;       /* the last parent walked to, or NULL... */
+        int parent_fd;           /* ...and its O_PATH fd (only while parent_path is set) */
 };
 
 int fs_bwrap_void_create(struct fs_bwrap_mounts *m, const char *base);

@@ -116,11 +116,39 @@ int fs_bwrap_mountpoint_hold(struct fs_bwrap_mounts *m, const char *path)
         return r;
 }
 
+/* The parent walked to last: most mount points share one (the workspace's
+ * protected names), and the walk from / is four opens apiece.  Same as
+ * walking again: the fd was reached by the same NOFOLLOW walk, and a change
+ * of the path after it is the same race a fresh walk would have with bwrap. */
+static int cached_parent(const struct fs_bwrap_mounts *m, const char *path, size_t parent_len, int *ret_dfd)
+{
+        if (!m->parent_path || strlen(m->parent_path) != parent_len || strncmp(m->parent_path, path, parent_len) != 0)
+                return 0;
+        *ret_dfd = fcntl(m->parent_fd, F_DUPFD_CLOEXEC, 3);
+        return *ret_dfd < 0 ? -errno : 1;
+}
+
+static void remember_parent(struct fs_bwrap_mounts *m, const char *path, size_t parent_len, int dfd)
+{
+        char *p = strndup(path, parent_len);
+        int fd = p ? fcntl(dfd, F_DUPFD_CLOEXEC, 3) : -1;
+
+        if (fd < 0) { /* no cache: only slower */
+                free(p);
+                return;
+        }
+        if (m->parent_path)
+                (void) close(m->parent_fd);
+        free(m->parent_path);
+        m->parent_path = p;
+        m->parent_fd = fd;
+}
+
 /* Walk the parent of `path` from / without following symlinks: the path is
  * canonical, so a symlink on the way means something changed it since, and
  * creating through it could put the directory anywhere.  Missing parents
  * are made and recorded. */
-static int open_parent(struct fs_bwrap_mounts *m, const char *path, int *ret_dfd)
+static int walk_parent(struct fs_bwrap_mounts *m, const char *path, int *ret_dfd)
 {
         _cleanup_free_ char *copy = strdup(path);
         _cleanup_close_ int dfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -151,6 +179,20 @@ static int open_parent(struct fs_bwrap_mounts *m, const char *path, int *ret_dfd
         }
         *ret_dfd = TAKE_FD(dfd);
         return 0;
+}
+
+/* The parent of `path`, from the cache or walked to. */
+static int open_parent(struct fs_bwrap_mounts *m, const char *path, int *ret_dfd)
+{
+        size_t parent_len = (size_t) (strrchr(path, '/') - path);
+        int r = cached_parent(m, path, parent_len, ret_dfd);
+
+        if (r != 0)
+                return r < 0 ? r : 0;
+        r = walk_parent(m, path, ret_dfd);
+        if (r >= 0)
+                remember_parent(m, path, parent_len, *ret_dfd);
+        return r;
 }
 
 int fs_bwrap_mountpoint_create(struct fs_bwrap_mounts *m, const char *path)
@@ -324,6 +366,9 @@ void fs_bwrap_mounts_cleanup(struct fs_bwrap_mounts *m)
         if (m->private_dir)
                 remove_dir(m, m->private_dir, &(int) { -1 });
         release_later(m);
+        if (m->parent_path)
+                (void) close(m->parent_fd);
+        m->parent_path = (free(m->parent_path), NULL);
         free(m->void_hidden);
         free(m->void_dir);
         free(m->private_dir);

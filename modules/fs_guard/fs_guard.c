@@ -121,32 +121,20 @@ static int fg_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
 }
 
 /* ---- compiled beside the child (ABI 1.4 prepare), as net_seccomp's ---- */
-struct fg_handoff {
-        struct fg_opts opts;
-        uint32_t flags;
-        uint32_t len;           /* instructions that follow */
-        struct sock_filter insns[];
-};
-
-static bool host_has_handoff(void)
+static bool same_opts(const void *given, const void *ours)
 {
-        return STK_HAS(host, stk_host, handoff_take) && host->handoff && host->handoff_take;
-}
+        const struct fg_opts *a = given, *b = ours;
 
-static bool same_opts(const struct fg_opts *a, const struct fg_opts *b)
-{
         return a->log == b->log && a->guard_attr == b->guard_attr && a->guard_top == b->guard_top;
 }
 
 static int fg_prepare(struct stk_ctx *ctx)
 {
         struct stk_sc_prog prog = { 0 };
-        struct fg_handoff *h;
         struct fg_opts o;
-        size_t size;
         int r;
 
-        if (!host_has_handoff() || !host_shares_listener())
+        if (!stk_sc_handoff_available(host) || !host_shares_listener())
                 return 0;
         get_opts(ctx, &o);
         r = fg_compile(&o, &prog, log_error, ctx);
@@ -154,47 +142,7 @@ static int fg_prepare(struct stk_ctx *ctx)
                 return 0; /* neither guard: no filter */
         if (r < 0)
                 return r;
-        size = sizeof(*h) + (size_t) prog.len * sizeof(struct sock_filter);
-        h = calloc(1, size);
-        if (!h) {
-                stk_sc_prog_done(&prog);
-                return -ENOMEM;
-        }
-        *h = (struct fg_handoff) { .opts = o, .flags = prog.flags, .len = prog.len };
-        memcpy(h->insns, prog.insns, (size_t) prog.len * sizeof(struct sock_filter));
-        stk_sc_prog_done(&prog);
-        r = host->handoff(ctx, h, size);
-        free(h);
-        return r;
-}
-
-/* 1 and *ret filled: prepare's program, for these very options; 0: none
- * usable (compile here); -errno: prepare failed, so must we. */
-static int take_prepared(struct stk_ctx *ctx, const struct fg_opts *o, struct stk_sc_prog *ret)
-{
-        const struct fg_handoff *h;
-        const void *data = NULL;
-        size_t len = 0;
-        int r;
-
-        if (!host_has_handoff())
-                return 0;
-        r = host->handoff_take(ctx, &data, &len);
-        if (r < 0 || !data)
-                return r;
-        h = data;
-        if (len < sizeof(*h) || h->len == 0 || h->len > BPF_MAXINSNS ||
-            len != sizeof(*h) + (size_t) h->len * sizeof(struct sock_filter))
-                return -EBADMSG;
-        if (!same_opts(&h->opts, o))
-                return 0;
-        ret->insns = malloc((size_t) h->len * sizeof(struct sock_filter));
-        if (!ret->insns)
-                return -ENOMEM;
-        memcpy(ret->insns, h->insns, (size_t) h->len * sizeof(struct sock_filter));
-        ret->len = (unsigned short) h->len;
-        ret->flags = h->flags;
-        return 1;
+        return stk_sc_handoff_give(host, ctx, &o, sizeof(o), &prog);
 }
 
 static int fg_in_sandbox(struct stk_ctx *ctx)
@@ -206,7 +154,7 @@ static int fg_in_sandbox(struct stk_ctx *ctx)
         if (!host || !host_shares_listener())
                 return -EOPNOTSUPP;
         get_opts(ctx, &o);
-        r = take_prepared(ctx, &o, &prog);
+        r = stk_sc_handoff_take(host, ctx, &o, sizeof(o), same_opts, &prog);
         if (r == 0)
                 r = fg_compile(&o, &prog, log_error, ctx);
         if (r == -ENOENT)

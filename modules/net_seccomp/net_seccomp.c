@@ -188,21 +188,10 @@ static int ns_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
  * program over with the options it was compiled for; in_sandbox loads it,
  * or compiles its own if its options differ (a line before it in the child
  * changed what is covered) or the core is older than 1.4. */
-struct ns_handoff {
-        struct ns_opts opts;
-        uint32_t flags;
-        uint32_t len;           /* instructions that follow */
-        struct sock_filter insns[];
-};
-
-static bool host_has_handoff(void)
+static bool same_opts(const void *given, const void *ours)
 {
-        return STK_HAS(host, stk_host, handoff_take) &&
-               host->handoff && host->handoff_take;
-}
+        const struct ns_opts *a = given, *b = ours;
 
-static bool same_opts(const struct ns_opts *a, const struct ns_opts *b)
-{
         return a->network == b->network && a->allowed_groups == b->allowed_groups && a->log == b->log &&
                a->guard_unix == b->guard_unix && a->ipc_isolated == b->ipc_isolated;
 }
@@ -210,61 +199,17 @@ static bool same_opts(const struct ns_opts *a, const struct ns_opts *b)
 static int ns_prepare(struct stk_ctx *ctx)
 {
         struct stk_sc_prog prog = { 0 };
-        struct ns_handoff *h;
         struct ns_opts o;
-        size_t size;
         int r;
 
-        if (!host_has_handoff())
+        if (!stk_sc_handoff_available(host))
                 return 0;
         r = get_opts(ctx, &o);
         if (r >= 0)
                 r = ns_compile(&o, &prog, log_error, ctx);
         if (r < 0)
                 return r;
-        size = sizeof(*h) + (size_t) prog.len * sizeof(struct sock_filter);
-        h = calloc(1, size);
-        if (!h) {
-                stk_sc_prog_done(&prog);
-                return -ENOMEM;
-        }
-        h->opts = o;
-        h->flags = prog.flags;
-        h->len = prog.len;
-        memcpy(h->insns, prog.insns, (size_t) prog.len * sizeof(struct sock_filter));
-        stk_sc_prog_done(&prog);
-        r = host->handoff(ctx, h, size);
-        free(h);
-        return r;
-}
-
-/* 1 and *ret filled: prepare's program, for these very options; 0: none
- * usable (compile here); -errno: prepare failed, so must we. */
-static int take_prepared(struct stk_ctx *ctx, const struct ns_opts *o, struct stk_sc_prog *ret)
-{
-        const struct ns_handoff *h;
-        const void *data = NULL;
-        size_t len = 0;
-        int r;
-
-        if (!host_has_handoff())
-                return 0;
-        r = host->handoff_take(ctx, &data, &len);
-        if (r < 0 || !data)
-                return r;
-        h = data;
-        if (len < sizeof(*h) || h->len == 0 || h->len > BPF_MAXINSNS ||
-            len != sizeof(*h) + (size_t) h->len * sizeof(struct sock_filter))
-                return -EBADMSG;
-        if (!same_opts(&h->opts, o))
-                return 0;
-        ret->insns = malloc((size_t) h->len * sizeof(struct sock_filter));
-        if (!ret->insns)
-                return -ENOMEM;
-        memcpy(ret->insns, h->insns, (size_t) h->len * sizeof(struct sock_filter));
-        ret->len = (unsigned short) h->len;
-        ret->flags = h->flags;
-        return 1;
+        return stk_sc_handoff_give(host, ctx, &o, sizeof(o), &prog);
 }
 
 static int ns_in_sandbox(struct stk_ctx *ctx)
@@ -277,7 +222,7 @@ static int ns_in_sandbox(struct stk_ctx *ctx)
                 return -EINVAL;
         r = get_opts(ctx, &o);
         if (r >= 0)
-                r = take_prepared(ctx, &o, &prog);
+                r = stk_sc_handoff_take(host, ctx, &o, sizeof(o), same_opts, &prog);
         if (r > 0)
                 host->log(ctx, STK_LOG_DEBUG, "filter compiled by prepare: %u instructions", (unsigned) prog.len);
         if (r == 0) {

@@ -107,3 +107,13 @@ assert subprocess.run(["true"]).returncode == 0'
 else
         skip "python threads and subprocess" "no python3"
 fi
+
+# ---- the handoff: the child loads what prepare compiled (lib/seccomp) -------------
+# Not compiled twice: a handoff the child could not read back would make it
+# compile again (slower, same filter), which no other test would notice.
+if "$STK" run -v -v -v --policy "$T_TMP/off.yaml" --workspace "$T_TMP" -- true 2>&1 |
+   grep -q 'filter compiled by prepare: [0-9]* instructions'; then
+        ok "handoff: the child loads the filter prepare compiled"
+else
+        not_ok "handoff: the child loads the filter prepare compiled"
+fi
