@@ -6,6 +6,8 @@
 
 #include "mcp_rpc.h"
 
+#include "run/core.h"
+
 struct json_object;
 
 /* The client's side of stdio: lines, a bound on each. */
@@ -25,6 +27,7 @@ struct mcp_server {
         bool client_roots, client_elicitation;
         const char *profile, *policy_file;
         char *workspace;                /* --workspace, or the client's first root */
+        struct core_warm warm;          /* the policy and modules, kept across calls */
         long long next_id;              /* ids of our requests to the client */
         long long roots_id;             /* the roots/list we wait for, 0: none */
         char **deferred;                /* lines read while a command ran, handled after it */

@@ -377,6 +377,7 @@ int cli_mcp(int argc, char **argv)
         if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
                 return STK_EXIT_SETUP;
         serve(&s);
+        core_warm_done(&s.warm);
         free(s.in.buf);
         free(s.workspace);
         strv_free(s.deferred);

@@ -188,7 +188,7 @@ static int pipe_pair(int p[2])
 static _Noreturn void worker(struct core_run *run, char **argv, pid_t server, int in[2], int out[2], int err[2])
 {
         if (close(in[1]) < 0 || close(out[0]) < 0 || close(err[0]) < 0 || os_die_with_parent(server) < 0 ||
-            dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
+            core_warm_forked(run) < 0 || dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
                 _exit(STK_EXIT_SETUP);
         _exit(core_run_permitted(run, argv, environ));
 }
@@ -402,8 +402,6 @@ static struct json_object *ran(struct call *c, int status, int64_t ms)
 
 static struct json_object *run_call(struct mcp_server *s, const struct call_args *a, const char *cwd)
 {
-        struct core_open_opts o = { .profile = s->profile, .policy_file = s->policy_file, .workspace = s->workspace };
-        struct core_policy *p = NULL;
         struct core_run *run = NULL;
         struct call c = { .s = s, .in = -1, .out = -1, .err = -1, .stdin_text = a->stdin_text };
         struct json_object *result;
@@ -412,15 +410,18 @@ static struct json_object *run_call(struct mcp_server *s, const struct call_args
         int64_t t0 = stk_now_ms();
         int r, status;
 
+        s->warm.opts = (struct core_open_opts) { .profile = s->profile, .policy_file = s->policy_file,
+                                                 .workspace = s->workspace };
+        /* ${CWD} in a policy is the workspace: the policy outlives one call's cwd */
+        if (chdir(s->workspace) < 0)
+                return refusal("error", NULL, STK_EXIT_SETUP, "cannot enter the workspace");
+        status = core_warm_get(&s->warm, &run);
+        if (status)
+                return refusal("error", NULL, status, status == STK_EXIT_POLICY
+                               ? "the policy has errors (the server's stderr names them)"
+                               : "the sandbox could not be set up (the server's stderr says why)");
         if (chdir(cwd) < 0)
                 return refusal("error", NULL, STK_EXIT_SETUP, "cannot enter \"cwd\"");
-        if (core_load_policy(&o, &p) < 0)
-                return refusal("error", NULL, STK_EXIT_POLICY, "the policy has errors (the server's stderr names them)");
-        status = core_open_run(p, &run);
-        if (status) {
-                core_policy_free(p);
-                return refusal("error", NULL, status, "the sandbox could not be set up (the server's stderr says why)");
-        }
         r = core_permission(run, a->argv, true, &v, &decider);
         if (r < 0 || v != STK_ALLOW) {
                 result = refusal(r < 0 ? "error" : "deny", decider, r < 0 ? STK_EXIT_SETUP : STK_EXIT_DENIED,
@@ -441,8 +442,6 @@ static struct json_object *run_call(struct mcp_server *s, const struct call_args
                 close_fd(&c.out);
                 close_fd(&c.err);
         }
-        core_run_free(run);
-        core_policy_free(p);
         return result;
 }
 

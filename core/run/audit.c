@@ -15,7 +15,7 @@
 #include "os/os.h"
 #include "util/util.h"
 
-static void make_run_id(char id[static 33])
+void core_make_run_id(char id[static 33])
 {
         unsigned char raw[16];
 
@@ -34,7 +34,7 @@ int core_audit_open(struct core_run *run, const char *path)
         int fd;
 
         if (!run->run_id[0])
-                make_run_id(run->run_id);
+                core_make_run_id(run->run_id);
         if (!path)
                 return 0;
         fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);

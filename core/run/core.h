@@ -206,6 +206,7 @@ int core_coverage_check(const struct core_run *run);
 
 /* audit.c */
 int core_audit_open(struct core_run *run, const char *path);
+void core_make_run_id(char id[static 33]);
 int core_audit_record(struct core_run *run, const char *kind, struct json_object *fields);
 void core_audit_close(struct core_run *run);
 
@@ -253,7 +254,26 @@ struct core_open_opts {
         const char *cli_layer;          /* the CLI layer's policy document (core_policy_sources.cli_text) */
 };
 int core_load_policy(const struct core_open_opts *o, struct core_policy **ret);
+int core_user_dir(char **ret);  /* the user layer's directory, NULL when HOME and XDG_CONFIG_HOME say none */
 int core_open_run(struct core_policy *p, struct core_run **ret);  /* 0 or an exit status */
+
+/* warm.c: a policy and its modules kept loaded across commands (`stockade
+ * mcp`, `serve`), each command still a run of its own. */
+struct core_file_id;
+struct core_warm {
+        struct core_open_opts opts;     /* as for core_load_policy; strings are the caller's */
+        struct core_policy *policy;
+        struct core_run *run;
+        struct core_file_id *ids;       /* every policy file read or that could be, as loaded */
+        size_t n_ids;
+        unsigned loads;                 /* how often the policy was (re)loaded: tests, bench */
+};
+/* The run for the next command: reloaded when a policy file changed, else
+ * refreshed (protected paths re-scanned, a new run id).  0 or an exit status. */
+int core_warm_get(struct core_warm *w, struct core_run **ret);
+/* In the fork that runs the command: an event loop of its own. */
+int core_warm_forked(struct core_run *run);
+void core_warm_done(struct core_warm *w);
 
 /* runcmd.c: the runtime API.  permission, pre-exec, supervise; returns the
  * command's exit status or one of stockade's own. */

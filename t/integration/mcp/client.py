@@ -212,6 +212,53 @@ s.send({"jsonrpc": "2.0", "id": 61, "method": "ping"})
 r = s.recv(30)
 report(r and r.get("id") == 61, "a ping is answered while a command runs", r)
 s.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 60, "reason": "user"}})
+for _ in range(100):
+    if not sleeper_alive():
+        break
+    time.sleep(0.1)
+report(not sleeper_alive(), "notifications/cancelled ends the call's command")
 r = s.call("ping")
-report(r and r.get("id") == s.next and not sleeper_alive(), "notifications/cancelled ends the call's command", r)
+report(r and r.get("id") == s.next, "the cancelled call gets no reply", r)
+s.close()
+
+# --- the warm session: what a command could change is looked at again ---------------------
+xdg = os.path.join(os.environ["XDG_CONFIG_HOME"], "stockade")
+extra = os.path.join(os.path.dirname(WS), "extra-writable")
+os.makedirs(xdg, exist_ok=True)
+os.makedirs(extra, exist_ok=True)
+s = Server("--workspace", WS)
+s.init()
+r = s.run(command="echo x > %s/one" % extra)
+report(sc(r).get("exit_status") != 0, "warm: a directory outside the workspace is read-only", r)
+user = os.path.join(xdg, "default.yaml")
+with open(user, "w") as f:
+    f.write("stockade: 1\nsettings:\n  write: [\"%s\"]\n" % extra)
+r = s.run(command="echo x > %s/two" % extra)
+report(sc(r).get("exit_status") == 0 and os.path.exists(os.path.join(extra, "two")),
+       "warm: a new user-layer file is read before the next command", r)
+# The same size and mtime, other bytes: only ctime tells.
+v1 = 'stockade: 1\nsettings: { write: ["%s"] }\n' % extra
+v2 = 'stockade: 1\nsettings: {' + ' ' * (len(v1) - len('stockade: 1\nsettings: {}\n')) + '}\n'
+with open(user, "w") as f:
+    f.write(v1)
+r = s.run(command="echo x > %s/three" % extra)
+st = os.stat(user)
+with open(user, "r+") as f:
+    f.write(v2)
+os.utime(user, ns=(st.st_atime_ns, st.st_mtime_ns))
+st2 = os.stat(user)
+r = s.run(command="echo x > %s/four" % extra)
+report(st.st_size == st2.st_size and st.st_mtime_ns == st2.st_mtime_ns and sc(r).get("exit_status") != 0
+       and not os.path.exists(os.path.join(extra, "four")),
+       "warm: a rewrite that keeps size and mtime is seen (ctime)", r)
+with open(user, "w") as f:
+    f.write("stockade: 1\nsettings: [\n")
+r = s.run(command="true")
+report(sc(r).get("exit_status") == 241 and r["result"]["isError"] is True, "warm: a broken user layer stops the next call (241)", r)
+os.unlink(user)
+r = s.run(command="git init -q nested && mkdir -p nested/.git/hooks && echo ok")
+report(sc(r).get("exit_status") == 0, "warm: a command makes a nested repository", r)
+r = s.run(command="echo '#!/bin/sh' > nested/.git/hooks/pre-commit")
+report(sc(r).get("exit_status") != 0 and not os.path.exists(os.path.join(WS, "nested/.git/hooks/pre-commit")),
+       "warm: the next command finds it protected (the protected paths are re-scanned)", r)
 s.close()
