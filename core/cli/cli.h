@@ -18,6 +18,7 @@ int cli_sh(int argc, char **argv, const char *shell);             /* sh_cmd.c */
 const char *cli_sh_shell(const char *argv0);                       /* the shell a link's name asks for */
 int cli_sh_workspace(char **ret);                                  /* sh_workspace.c */
 int cli_mcp(int argc, char **argv);                                /* mcp_server.c */
+int cli_serve(int argc, char **argv);                              /* serve.c */
 struct json_object;
 #include <stdio.h>
 void core_explain_print(FILE *f, struct json_object *j);

@@ -21,6 +21,7 @@ static void usage_main(FILE *f)
                 "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--json] [--details] [-- CMD...]\n"
                 "       stockade sh [OPTION...] -c STRING [ARG...]    (also as stockade-sh, stockade-bash)\n"
                 "       stockade mcp [--profile P] [--policy FILE] [--workspace DIR]   (an MCP server on stdio)\n"
+                "       stockade serve --socket PATH [--profile P] [--workspace DIR]   (the same, on a unix socket)\n"
                 "       stockade doctor [--json]\n"
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
                 "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
@@ -102,6 +103,8 @@ int main(int argc, char **argv)
                 return cli_approvals(argc - 1, argv + 1);
         if (streq(argv[1], "mcp"))
                 return cli_mcp(argc - 1, argv + 1);
+        if (streq(argv[1], "serve"))
+                return cli_serve(argc - 1, argv + 1);
         if (streq(argv[1], "sh"))
                 return cli_sh(argc - 1, argv + 1, "/bin/sh");
         if (streq(argv[1], "compare"))

@@ -112,6 +112,13 @@ static int parse_json(const char *s, size_t len, struct json_object **ret, char 
         return r;
 }
 
+int mcp_json_parse_strict(const char *s, size_t len, struct json_object **ret, char *err, size_t size)
+{
+        int r = check_bytes(s, len, err, size);
+
+        return r ? r : parse_json(s, len, ret, err, size);
+}
+
 static int invalid(const char *what, char *err, size_t size)
 {
         snprintf(err, size, "%s", what);
@@ -186,9 +193,7 @@ int mcp_rpc_parse(const char *line, size_t len, struct mcp_msg *ret, struct json
         int r;
 
         *ret_id = NULL;
-        r = check_bytes(line, len, err, err_size);
-        if (!r)
-                r = parse_json(line, len, &m.root, err, err_size);
+        r = mcp_json_parse_strict(line, len, &m.root, err, err_size);
         if (r)
                 return r;
         if (json_object_is_type(m.root, json_type_array))

@@ -38,6 +38,10 @@ int mcp_rpc_parse(const char *line, size_t len, struct mcp_msg *ret, struct json
                   char *err, size_t err_size);
 void mcp_msg_done(struct mcp_msg *m);
 
+/* Strict JSON, UTF-8, one value and nothing after it: 0, or
+ * RPC_PARSE_ERROR with err naming the byte offset and the bytes. */
+int mcp_json_parse_strict(const char *s, size_t len, struct json_object **ret, char *err, size_t size);
+
 /* Length of the UTF-8 sequence at s (1..4), 0 when it is none. */
 size_t mcp_utf8_seq(const unsigned char *s, size_t n);
 

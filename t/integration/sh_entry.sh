@@ -114,7 +114,7 @@ mark="300.$$"  # a sleep of this test's own: other tests may sleep 300 at the sa
 t_wait_for -s "$T_WS/sleeper.pid"
 kill -TERM $entry; wait $entry; rc=$?
 [ "$rc" = 143 ] && ok "SIGTERM to the entry ends the command: 143" || not_ok "SIGTERM to the entry ends the command: 143" "status $rc"
-check_status "the command did not outlive the entry" 1 pgrep -f "sleep $mark\$"
+check_status "the command did not outlive the entry" 1 pgrep -f "^sleep $mark\$"
 
 # Usage errors are stockade's 244, naming the word.
 check_status "no -c: refused" "$STK_EXIT_USAGE" "$B" script.sh

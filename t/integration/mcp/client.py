@@ -58,7 +58,7 @@ def err(r):
     return (r or {}).get("error", {})
 
 def sleeper_alive():
-    return subprocess.run(["pgrep", "-f", "sleep " + MARK + "$"], stdout=subprocess.DEVNULL).returncode == 0
+    return subprocess.run(["pgrep", "-f", "^sleep " + MARK + "$"], stdout=subprocess.DEVNULL).returncode == 0
 
 # --- the lifecycle ----------------------------------------------------------
 s = Server("--workspace", WS)
