@@ -2,8 +2,9 @@
 /*
  * The run_command tool of `stockade mcp` (MCP 2025-11-25, "Server
  * Features: Tools").  Each call is one confined run under the server's
- * profile: the policy loaded afresh (so every file is re-read, every
- * protected path re-scanned), the permission phase in the server, then a
+ * profile: the warm session's run (core/run/warm.c: policy files checked
+ * by identity, protected paths re-scanned), the permission phase in the
+ * server, then a
  * fork of the server runs the pre-exec phase and supervises the command,
  * its stdout and stderr in pipes we read while watching the client: a
  * client that cancels or goes away ends the command, and the fork dies
@@ -176,9 +177,20 @@ struct call {
         bool timed_out, cancelled, client_gone;
 };
 
+/* pipe2 is not POSIX: the portable build has pipe and fcntl.  The server
+ * is single-threaded, so no exec can come between the two. */
 static int pipe_pair(int p[2])
 {
-        return pipe2(p, O_CLOEXEC) < 0 ? -errno : 0;
+        if (pipe(p) < 0)
+                return -errno;
+        if (fcntl(p[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(p[1], F_SETFD, FD_CLOEXEC) < 0) {
+                int r = -errno;
+                (void) close(p[0]);
+                (void) close(p[1]);
+                p[0] = p[1] = -1;
+                return r;
+        }
+        return 0;
 }
 
 /* In the fork: the pipes on 0, 1, 2, then the run from the pre-exec phase
