@@ -20,7 +20,7 @@ start_server() { # start_server ARGS...: the server, stopped at the end
         t_wait_for -S "$SOCK"
         cp /dev/null "$T_TMP/server.err"
 }
-call() { (cd "$T_WS" && python3 "$C" "$SOCK" -- "$@"); }
+call() { (cd "$T_WS" && timeout 60 python3 "$C" "$SOCK" -- "$@"); }
 
 start_server
 check "the socket appears" test -S "$SOCK"
@@ -70,10 +70,10 @@ for _ in range(100):
 s.close()"
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do pgrep -f "^sleep $mark\$" >/dev/null || break; sleep 0.2; done
 check_status "a client that hangs up ends its command" 1 pgrep -f "^sleep $mark\$"
-(cd "$T_WS" && python3 "$C" "$SOCK" -- sh -c "exec sleep $mark") & held=$!
+(cd "$T_WS" && timeout 60 python3 "$C" "$SOCK" -- sh -c "exec sleep $mark") & held=$!
 for _ in $(seq 100); do pgrep -f "^sleep $mark\$" >/dev/null && break; sleep 0.1; done
 check "a command runs while the server is killed" pgrep -f "^sleep $mark\$"
-[ -S "$SOCK" ] && python3 "$C" "$SOCK" -- true && ok "the server outlived the hang-up" || not_ok "the server outlived the hang-up" "$(cat "$T_TMP/server.err")"
+[ -S "$SOCK" ] && timeout 60 python3 "$C" "$SOCK" -- true && ok "the server outlived the hang-up" || not_ok "the server outlived the hang-up" "$(cat "$T_TMP/server.err")"
 kill -9 $SERVER; wait $SERVER 2>/dev/null
 for _ in $(seq 50); do pgrep -f "^sleep $mark\$" >/dev/null || break; sleep 0.1; done
 check_status "a killed server leaves no command behind" 1 pgrep -f "^sleep $mark\$"
