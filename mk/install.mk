@@ -1,5 +1,10 @@
 # make install / uninstall.  PREFIX DESTDIR BINDIR LIBDIR LIBEXECDIR
 # SYSCONFDIR MANDIR INCLUDEDIR PKGCONFIGDIR.
+# Shell completions go where bash-completion, zsh and fish look for a
+# package's own (Debian's and Fedora's vendor directories).
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR  ?= $(DATADIR)/zsh/vendor-completions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 MANPAGES := $(wildcard man/*.[1-8]) $(wildcard modules/*/*.[1-8])
 INSTALLED_MODULES := $(MODULE_SOS)
 # The shell entry's names (stockade-sh(1)): an agent's SHELL points at one.
@@ -23,6 +28,10 @@ install: all $(B)/stockade-module.pc
 	install -m 0644 $(B)/stockade-module.pc $(DESTDIR)$(PKGCONFIGDIR)/stockade-module.pc
 	for m in $(MANPAGES); do s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 	    install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 0644 completions/stockade.bash $(DESTDIR)$(BASHCOMPDIR)/stockade
+	install -m 0644 completions/_stockade $(DESTDIR)$(ZSHCOMPDIR)/_stockade
+	install -m 0644 completions/stockade.fish $(DESTDIR)$(FISHCOMPDIR)/stockade.fish
 ifneq ($(TOOL_BINS),)
 	install -d $(DESTDIR)$(LIBEXECDIR)/stockade
 	install -m 0755 $(TOOL_BINS) $(DESTDIR)$(LIBEXECDIR)/stockade/
@@ -41,3 +50,4 @@ uninstall:
 	rm -f $(patsubst $(B)/tools/%,$(DESTDIR)$(LIBEXECDIR)/stockade/%,$(TOOL_BINS))
 	rm -rf $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(LIBEXECDIR)/stockade/escape
 	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$$(basename $$m); done
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/stockade $(DESTDIR)$(ZSHCOMPDIR)/_stockade $(DESTDIR)$(FISHCOMPDIR)/stockade.fish

@@ -25,11 +25,17 @@ for bin in "$STK_BUILD"/t/unit-tests "$STK_BUILD"/t/*-unit; do
         count_cunit "$STK_BUILD/t/cunit.out" "$(basename "$bin")"
 done
 
+# The shell tests run without a controlling terminal: the shipped profiles
+# ask on it (approval_tty), and a `make check` typed in a terminal must not
+# stop at a question meant for a test.  The tests that want a terminal make
+# one (a pty of their own).
+nottyrun=""
+command -v setsid > /dev/null 2>&1 && nottyrun="setsid -w"
 for t in "$here"/t/integration/*.sh "$here"/modules/*/t/*.sh; do
         [ -f "$t" ] || continue
         echo "== ${t#$here/}"
         out="$STK_BUILD/t/sh.out"
-        STK_BUILD="$STK_BUILD" timeout 300 sh "$t" > "$out" 2>&1; rc=$?
+        STK_BUILD="$STK_BUILD" timeout 300 $nottyrun sh "$t" > "$out" 2>&1 < /dev/null; rc=$?
         cat "$out" >> "$log"
         grep -E '^(ok|not ok|skip) - ' "$out" | grep -v '^ok - ' || true
         p=$(grep -c '^ok - ' "$out"); f=$(grep -c '^not ok - ' "$out"); s=$(grep -c '^skip - ' "$out")

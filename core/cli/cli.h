@@ -19,6 +19,10 @@ const char *cli_sh_shell(const char *argv0);                       /* the shell 
 int cli_sh_workspace(char **ret);                                  /* sh_workspace.c */
 int cli_mcp(int argc, char **argv);                                /* mcp_server.c */
 int cli_serve(int argc, char **argv);                              /* serve.c */
+int cli_log(int argc, char **argv);                                /* log_cmd.c */
+int cli_import(int argc, char **argv);                             /* import_cmd.c */
+struct json_tokener;
+void cli_tokener_freep(struct json_tokener **t);                   /* for _cleanup_ */
 struct json_object;
 #include <stdio.h>
 void core_explain_print(FILE *f, struct json_object *j);

@@ -87,6 +87,19 @@ static struct json_object *scalar_json(const char *value, const struct core_orig
         return e;
 }
 
+/* approval.*: who may answer, and how often (stockade.yaml(5), APPROVALS). */
+static void approval_json(struct json_object *s, const struct core_policy *p)
+{
+        char limit[16];
+
+        json_object_object_add(s, "approval_exec", scalar_json(p->approval_exec, &p->approval_exec_origin));
+        json_object_object_add(s, "approval_webhook", scalar_json(p->approval_webhook, &p->approval_webhook_origin));
+        json_object_object_add(s, "approval_tty", scalar_json(core_approval_tty_name(p->approval_tty),
+                                                              &p->approval_tty_origin));
+        snprintf(limit, sizeof(limit), "%d", p->approval_ask_limit);
+        json_object_object_add(s, "approval_ask_limit", scalar_json(limit, &p->approval_ask_limit_origin));
+}
+
 static struct json_object *settings_json(const struct core_run *run)
 {
         const struct core_policy *p = run->policy;
@@ -111,6 +124,7 @@ static struct json_object *settings_json(const struct core_run *run)
                 json_object_object_add(s, "network_proxy_port", scalar_json(port, &p->proxy_port_origin));
         }
         json_object_object_add(s, "approval", scalar_json(core_approval_name(p->approval), &p->approval_origin));
+        approval_json(s, p);
         json_object_object_add(s, "best_effort", list_json(&p->best_effort_items));
         json_object_object_add(s, "env_deny", list_json(&p->env_deny));
         json_object_object_add(s, "env_allow", list_json(&p->env_allow));

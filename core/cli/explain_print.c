@@ -36,7 +36,7 @@ static void print_settings(FILE *f, struct json_object *s)
                         } else
                                 print_list(f, key, val);
                 } else
-                        fprintf(f, "  %-14s%-40s %s\n", key, str(val, "value"), str(val, "origin"));
+                        fprintf(f, "  %-13s %-40s %s\n", key, str(val, "value"), str(val, "origin"));
         }
 }
 

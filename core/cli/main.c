@@ -25,6 +25,8 @@ static void usage_main(FILE *f)
                 "       stockade doctor [--json]\n"
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
                 "       stockade compare [--profile P ...] [--stack NAME|FILE ...] [--json] [--html FILE] [--runs N]\n"
+                "       stockade log [--since T] [--denied] [--run ID] [--json] [FILE]\n"
+                "       stockade import srt|codex [FILE] [--profile P] [--output FILE] [--force] [--dry-run]\n"
                 "       stockade --version | --help\n"
                 "\n"
                 "Runs CMD inside the sandbox the profile's module stack builds.  Exit status:\n"
@@ -109,6 +111,10 @@ int main(int argc, char **argv)
                 return cli_sh(argc - 1, argv + 1, "/bin/sh");
         if (streq(argv[1], "compare"))
                 return cli_compare(argc - 1, argv + 1);
+        if (streq(argv[1], "log"))
+                return cli_log(argc - 1, argv + 1);
+        if (streq(argv[1], "import"))
+                return cli_import(argc - 1, argv + 1);
         fprintf(stderr, "stockade: unknown command \"%s\"\n", argv[1]);
         usage_main(stderr);
         return STK_EXIT_USAGE;

@@ -423,7 +423,7 @@ static struct json_object *run_call(struct mcp_server *s, const struct call_args
         int r, status;
 
         s->warm.opts = (struct core_open_opts) { .profile = s->profile, .policy_file = s->policy_file,
-                                                 .workspace = s->workspace };
+                                                 .workspace = s->workspace, .session = true };
         /* ${CWD} in a policy is the workspace: the policy outlives one call's cwd */
         if (chdir(s->workspace) < 0)
                 return refusal("error", NULL, STK_EXIT_SETUP, "cannot enter the workspace");

@@ -384,6 +384,7 @@ int cli_serve(int argc, char **argv)
                 return STK_EXIT_USAGE;
         }
         w.opts.workspace = ws;
+        w.opts.session = true; /* an agent's commands: nobody watches this terminal */
         r = listen_on(socket_path, &lfd);
         if (r < 0) {
                 fprintf(stderr, "stockade serve: %s: %s\n", socket_path, strerror(-r));

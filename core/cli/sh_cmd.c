@@ -83,7 +83,7 @@ static int run_shell(const char *shell, const struct sh_args *a)
         _cleanup_strv_ char **argv = NULL, **write = NULL;
         _cleanup_free_ char *workspace = NULL, *layer_text = NULL;
         struct cli_layer layer = { 0 };
-        struct core_open_opts o = { .profile = getenv("STOCKADE_PROFILE") };
+        struct core_open_opts o = { .profile = getenv("STOCKADE_PROFILE"), .session = true };
         struct core_policy *p = NULL;
         struct core_run *run = NULL;
         int r, status;

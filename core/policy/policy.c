@@ -66,6 +66,8 @@ static const char *const key_names[CORE_KEY_MAX] = {
         [CORE_KEY_ENV_DENY] = "env.deny",
         [CORE_KEY_ENV_ALLOW] = "env.allow",
         [CORE_KEY_NET_PROXY_PORT] = "network.proxy_port",
+        [CORE_KEY_APPROVAL_EXEC] = "approval.exec",
+        [CORE_KEY_APPROVAL_WEBHOOK] = "approval.webhook",
 };
 
 static int name_index(const char *const *names, size_t n, const char *s)
@@ -164,6 +166,18 @@ const char *core_approval_name(enum stk_approval a)
         static const char *const names[] = { "on-request", "never" };
 
         return (unsigned) a < ELEMENTSOF(names) ? names[a] : "?";
+}
+
+const char *core_approval_tty_name(enum core_approval_tty t)
+{
+        static const char *const names[] = { "off", "auto", "on" };
+
+        return (unsigned) t < ELEMENTSOF(names) ? names[t] : "?";
+}
+
+bool core_approval_tty_asks(const struct core_policy *p)
+{
+        return p->approval_tty == CORE_APPROVAL_TTY_ON || (p->approval_tty == CORE_APPROVAL_TTY_AUTO && !p->session);
 }
 
 static void diag_v(const struct core_origin *o, const char *fmt, va_list ap)
@@ -306,6 +320,8 @@ struct core_policy *core_policy_free(struct core_policy *p)
         free(p->profile);
         free(p->workspace);
         free(p->audit);
+        free(p->approval_exec);
+        free(p->approval_webhook);
         plist_done(&p->write);
         plist_done(&p->read_only);
         plist_done(&p->hide);

@@ -3,6 +3,7 @@
  * The grammar and the layering rules are documented in man/stockade.yaml.5. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -24,6 +25,16 @@ enum core_control {
         CORE_OPTIONAL,
         CORE_CONTROL_MAX
 };
+
+/* approval.tty: whether approval_tty asks on the controlling terminal;
+ * ordered from tight to loose (a layer without the grant may only lower it). */
+enum core_approval_tty {
+        CORE_APPROVAL_TTY_OFF = 0,      /* never */
+        CORE_APPROVAL_TTY_AUTO,         /* when there is one, except in agent sessions (sources.session) */
+        CORE_APPROVAL_TTY_ON,           /* when there is one, agent sessions included */
+};
+#define CORE_APPROVAL_ASK_LIMIT_DEFAULT 3
+#define CORE_APPROVAL_ASK_LIMIT_MAX 100
 
 /* Whether `.git` is protected whole or only its code-execution surfaces. */
 enum core_git_protect {
@@ -83,6 +94,12 @@ struct core_policy {
         struct core_list net_allow;
         struct core_list net_deny;
         enum stk_approval approval; struct core_origin approval_origin;
+        /* Who answers besides the stack lines' own arguments (approval.*):
+         * NULL when unset, then those approval lines pass (IGNORE). */
+        char *approval_exec;        struct core_origin approval_exec_origin;    /* a program, absolute */
+        char *approval_webhook;     struct core_origin approval_webhook_origin; /* a URL */
+        enum core_approval_tty approval_tty; struct core_origin approval_tty_origin;
+        int approval_ask_limit;     struct core_origin approval_ask_limit_origin; /* denied or unanswered asks, then no more */
         uint32_t best_effort;       /* stk_cover bits */
         struct core_list best_effort_items;
         char *audit;                struct core_origin audit_origin; /* NULL: no audit log */
@@ -106,6 +123,8 @@ struct core_policy {
          * name); allow lists the exceptions. */
         struct core_list env_deny;
         struct core_list env_allow;
+
+        int session;                    /* core_policy_sources.session */
 };
 
 /* Where layers come from.  The CLI fills this from compiled-in paths and the
@@ -129,6 +148,10 @@ struct core_policy_sources {
          * the project layer under the user layer's `overridable` rules.
          * Its values are not expanded.  NULL: none. */
         const char *cli_text;
+        /* Appended: non-zero for a run on an agent's behalf (`stockade sh`,
+         * `mcp`, `serve`): approval.tty auto then means off, since nobody
+         * who typed the command watches the terminal. */
+        int session;
 };
 
 /* Diagnostics go to this stream (stderr by default; tests use a memstream).
@@ -180,6 +203,8 @@ enum core_key {
         CORE_KEY_ENV_DENY,
         CORE_KEY_ENV_ALLOW,
         CORE_KEY_NET_PROXY_PORT,
+        CORE_KEY_APPROVAL_EXEC,
+        CORE_KEY_APPROVAL_WEBHOOK,
         CORE_KEY_MAX
 };
 const char *core_key_name(enum core_key k);
@@ -187,6 +212,10 @@ int core_key_from_string(const char *s, enum core_key *ret);
 const char *core_git_name(enum core_git_protect g);        /* "whole", "surfaces", "off" */
 const char *core_network_name(enum stk_network n);         /* "off", "proxy", "on" */
 const char *core_approval_name(enum stk_approval a);       /* "on-request", "never" */
+const char *core_approval_tty_name(enum core_approval_tty t); /* "off", "auto", "on" */
+/* Whether approval_tty may ask in this run: approval.tty on, or auto
+ * outside an agent's session. */
+bool core_approval_tty_asks(const struct core_policy *p);
 #define CORE_INCLUDE_MAX_DEPTH 8
 
 /* protect.c: the protected paths inside the writable roots (the built-in

@@ -301,6 +301,8 @@ int pexpand_policy(struct ploader *l)
                 r = finish_list_link_and_target(l, &v, &p->hide);
         if (r >= 0 && p->audit)
                 r = finish_path(l, &v, &p->audit, &p->audit_origin, false);
+        if (r >= 0 && p->approval_exec)
+                r = finish_path(l, &v, &p->approval_exec, &p->approval_exec_origin, false);
         for (size_t i = 0; r >= 0 && i < p->n_lines; i++)
                 r = finish_args(l, &v, &p->lines[i]);
         return r < 0 ? r : 0;

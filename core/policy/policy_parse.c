@@ -22,6 +22,7 @@ static const char *const bool_false[] = { "false", "no", NULL };
 static const char *const git_names[] = { "off", "surfaces", "whole", NULL };          /* enum core_git_protect */
 static const char *const mode_names[] = { "off", "proxy", "on", NULL };               /* enum stk_network */
 static const char *const approval_names[] = { "on-request", "never", NULL };          /* enum stk_approval */
+static const char *const approval_tty_names[] = { "off", "auto", "on", NULL };        /* enum core_approval_tty */
 
 static int index_of(const char *const *names, const char *s)
 {
@@ -164,7 +165,7 @@ static int set_git(struct pfile *f, const struct pnode *v)
         return 0;
 }
 
-static int set_approval(struct pfile *f, const struct pnode *v)
+static int set_approval_mode(struct pfile *f, const struct pnode *v)
 {
         struct core_policy *p = f->l->p;
         int a = want_enum(f, v, "approval", approval_names, "on-request or never");
@@ -179,6 +180,102 @@ static int set_approval(struct pfile *f, const struct pnode *v)
         p->approval = (enum stk_approval) a;
         p->approval_origin = porigin(f, v);
         return 0;
+}
+
+static int set_approval_tty(struct pfile *f, const struct pnode *v)
+{
+        struct core_policy *p = f->l->p;
+        int t = want_enum(f, v, "approval.tty", approval_tty_names, "one of off, auto, on");
+
+        if (t < 0)
+                return 0;
+        if ((enum core_approval_tty) t > p->approval_tty && !pmay_loosen(f, CORE_KEY_APPROVAL)) {
+                pdeny_loosen(f, v, CORE_KEY_APPROVAL, "\"approval.tty\" asks on the terminal where it did not");
+                return 0;
+        }
+        p->approval_tty = (enum core_approval_tty) t;
+        p->approval_tty_origin = porigin(f, v);
+        return 0;
+}
+
+static int set_approval_ask_limit(struct pfile *f, const struct pnode *v)
+{
+        struct core_policy *p = f->l->p;
+        const char *s = pwant_scalar(f, v, "approval.ask_limit");
+        char *end;
+        long n;
+
+        if (!s)
+                return 0;
+        errno = 0;
+        n = strtol(s, &end, 10);
+        if (errno || end == s || *end || n < 1 || n > CORE_APPROVAL_ASK_LIMIT_MAX) {
+                perr(f, v, "bad approval.ask_limit \"%s\"; expected a number of questions, 1..%d", s,
+                     CORE_APPROVAL_ASK_LIMIT_MAX);
+                return 0;
+        }
+        if (n > p->approval_ask_limit && !pmay_loosen(f, CORE_KEY_APPROVAL)) {
+                pdeny_loosen(f, v, CORE_KEY_APPROVAL, "\"approval.ask_limit\" asks more often than allowed");
+                return 0;
+        }
+        p->approval_ask_limit = (int) n;
+        p->approval_ask_limit_origin = porigin(f, v);
+        return 0;
+}
+
+/* approval.exec and approval.webhook pick who answers outside the sandbox
+ * (a program the supervisor runs, an endpoint it trusts): never a
+ * project file, and a user file only with the grant; any change counts. */
+static int set_approver(struct pfile *f, const struct pnode *v, enum core_key key, char **dst,
+                        struct core_origin *dst_origin)
+{
+        const char *what = core_key_name(key), *s = pwant_scalar(f, v, what);
+
+        if (!s)
+                return 0;
+        if (!*s) {
+                perr(f, v, "empty %s; expected %s", what,
+                     key == CORE_KEY_APPROVAL_EXEC ? "an absolute program path" : "an https:// URL");
+                return 0;
+        }
+        if (*dst && streq(*dst, s))
+                return 0;
+        if (f->layer == CORE_LAYER_PROJECT) {
+                perr(f, v, "\"%s\" in the project layer; expected it only in builtin, system or user files "
+                     "(a repository must not pick who approves)", what);
+                return 0;
+        }
+        if (!pmay_loosen(f, key)) {
+                pdeny_loosen(f, v, key, key == CORE_KEY_APPROVAL_EXEC ? "\"approval.exec\" picks a program that approves"
+                                                                      : "\"approval.webhook\" picks an endpoint that approves");
+                return 0;
+        }
+        return set_string(dst, dst_origin, s, porigin(f, v));
+}
+
+/* `approval: never` (the mode alone) or a mapping of the approval.* keys. */
+static int set_approval(struct pfile *f, const struct pnode *v)
+{
+        static const char *const names[] = { "mode", "exec", "webhook", "tty", "ask_limit", NULL };
+        const struct pnode *k[5] = { 0 }, *vals[5] = { 0 };
+        struct core_policy *p = f->l->p;
+        int r = 0;
+
+        if (v->kind != PNODE_MAP)
+                return set_approval_mode(f, v);
+        pmap_fields(f, v, "approval", names, k, vals);
+        if (vals[0])
+                r = set_approval_mode(f, vals[0]);
+        if (r >= 0 && vals[1])
+                r = set_approver(f, vals[1], CORE_KEY_APPROVAL_EXEC, &p->approval_exec, &p->approval_exec_origin);
+        if (r >= 0 && vals[2])
+                r = set_approver(f, vals[2], CORE_KEY_APPROVAL_WEBHOOK, &p->approval_webhook,
+                                 &p->approval_webhook_origin);
+        if (r >= 0 && vals[3])
+                r = set_approval_tty(f, vals[3]);
+        if (r >= 0 && vals[4])
+                r = set_approval_ask_limit(f, vals[4]);
+        return r;
 }
 
 static int set_mode(struct pfile *f, const struct pnode *v)

@@ -129,6 +129,8 @@ struct core_run {
         char **protected_paths;         /* host->protected_paths, made on first use */
         pid_t freeze_root;              /* the keeper (or the child): whose descendants a question stops */
         struct core_freeze frozen;
+        int asks_refused;               /* questions denied or unanswered (stack.c, approval.ask_limit) */
+        bool ask_limit_said;
 };
 
 /* A module slot the core may read: inside the size the module was built with. */
@@ -252,6 +254,7 @@ struct core_open_opts {
         const char *audit;              /* --audit FILE */
         bool file_alone;                /* check FILE: that file only, no user or project layer */
         const char *cli_layer;          /* the CLI layer's policy document (core_policy_sources.cli_text) */
+        bool session;                   /* `stockade sh`, `mcp`, `serve`: an agent's run (approval.tty auto: off) */
 };
 int core_load_policy(const struct core_open_opts *o, struct core_policy **ret);
 int core_user_dir(char **ret);  /* the user layer's directory, NULL when HOME and XDG_CONFIG_HOME say none */

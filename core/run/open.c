@@ -64,6 +64,7 @@ int core_load_policy(const struct core_open_opts *o, struct core_policy **ret)
                 .cli_audit = o->audit,
                 .files = o->policy_file ? files : NULL,
                 .cli_text = o->cli_layer,
+                .session = o->session,
         };
         return core_policy_load(&src, ret);
 }

@@ -148,6 +148,23 @@ static void ctx_done(struct stk_ctx *ctx)
         free(ctx->empty);
 }
 
+/* approval.exec and approval.webhook are what the approval_exec and
+ * approval_webhook lines run and post to: set where no such line is, they
+ * would answer nothing, and a setting nothing uses is an error. */
+static int check_approver_used(const struct core_policy *p, const char *value, const struct core_origin *o,
+                               const char *key, const char *module)
+{
+        if (!value)
+                return 0;
+        for (size_t i = 0; i < p->n_lines; i++)
+                if (streq(p->lines[i].module, module))
+                        return 0;
+        core_diag(o, "%s is set, but no %s line in the stack of profile %s uses it; expected a profile whose "
+                  "stack has one (the shipped default, workspace-write, read-only, proxy, landlock and agent do)",
+                  key, module, p->profile);
+        return -EINVAL;
+}
+
 int core_run_new(struct core_policy *policy, bool trust_build_tree, struct core_run **ret)
 {
         struct core_run *run = calloc(1, sizeof(*run));
@@ -165,6 +182,12 @@ int core_run_new(struct core_policy *policy, bool trust_build_tree, struct core_
                 return -ENOMEM;
         }
         r = core_settings_build(policy, &run->settings);
+        if (r >= 0)
+                r = check_approver_used(policy, policy->approval_exec, &policy->approval_exec_origin, "approval.exec",
+                                        "approval_exec");
+        if (r >= 0)
+                r = check_approver_used(policy, policy->approval_webhook, &policy->approval_webhook_origin,
+                                        "approval.webhook", "approval_webhook");
         /* Go on past a bad line: one run of `check` reports them all. */
         for (size_t i = 0; r != -ENOMEM && i < policy->n_lines; i++) {
                 struct core_module *m;
@@ -290,6 +313,9 @@ int core_settings_build(const struct core_policy *p, struct core_settings *s)
                 .approval = p->approval,
                 .best_effort = p->best_effort,
                 .home = getenv("HOME"),
+                .approval_exec = p->approval_exec,
+                .approval_webhook = p->approval_webhook,
+                .approval_tty = core_approval_tty_asks(p),
         });
         return 0;
 }

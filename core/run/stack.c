@@ -266,6 +266,18 @@ bool core_approval_would_ask(const struct core_run *run, const char **ret_decide
         return false;
 }
 
+/* Every approval line passed the question on: nobody answered it. */
+static void say_nobody_answered(const struct core_run *run)
+{
+        const char *xdg = getenv("XDG_CONFIG_HOME");
+
+        core_log(STK_LOG_WARNING, "no approval module answered the question: denied.  Without a terminal to ask "
+                 "on, set approval.exec (a program that answers) or approval.webhook (an endpoint that answers) "
+                 "in the user layer, %s%s/stockade/%s.yaml: settings: { approval: { exec: /path/to/approver } } "
+                 "(stockade.yaml(5), APPROVALS)", xdg && *xdg ? xdg : "~", xdg && *xdg ? "" : "/.config",
+                 run->policy->profile);
+}
+
 static int ask_lines(struct core_run *run, const struct stk_question *q, enum stk_verdict *ret_verdict,
                      const char **ret_decider)
 {
@@ -289,14 +301,34 @@ static int ask_lines(struct core_run *run, const struct stk_question *q, enum st
                         return 0;
                 }
         }
+        say_nobody_answered(run);
         *ret_verdict = STK_DENY;
         *ret_decider = "no approval module answered";
         return 0;
 }
 
+/* approval.ask_limit (issue 21 §2): a command that keeps asking must not
+ * keep a human answering, nor wear them down until one "y" slips
+ * through.  Once that many questions of this run were denied or went
+ * unanswered, the rest are denied without asking anyone. */
+static bool ask_limit_reached(struct core_run *run)
+{
+        int limit = run->policy->approval_ask_limit;
+
+        if (run->asks_refused < limit)
+                return false;
+        if (!run->ask_limit_said)
+                core_log(STK_LOG_WARNING, "%d questions of this run were denied or went unanswered: the rest are "
+                         "denied without asking (approval.ask_limit: %d)", run->asks_refused, limit);
+        run->ask_limit_said = true;
+        return true;
+}
+
 int core_approval_ask(struct core_run *run, const struct stk_question *q,
                       enum stk_verdict *ret_verdict, const char **ret_decider)
 {
+        int r;
+
         if (run->settings.pub.approval == STK_APPROVAL_NEVER) {
                 *ret_verdict = STK_DENY;
                 *ret_decider = "approval: never";
@@ -306,14 +338,22 @@ int core_approval_ask(struct core_run *run, const struct stk_question *q,
                 *ret_verdict = STK_DENY;
                 return 0;
         }
+        if (ask_limit_reached(run)) {
+                *ret_verdict = STK_DENY;
+                *ret_decider = "approval.ask_limit";
+                return 0;
+        }
         /* The command may share the terminal a question goes to: it stands
          * still while the approval lines ask (freeze.c). */
         if (core_freeze(run) < 0) {
                 *ret_verdict = STK_DENY;
                 *ret_decider = "stockade (the command could not be stopped for the question)";
+                run->asks_refused++;
                 return 0;
         }
-        int r = ask_lines(run, q, ret_verdict, ret_decider);
+        r = ask_lines(run, q, ret_verdict, ret_decider);
         core_thaw(run);
+        if (r < 0 || *ret_verdict != STK_ALLOW)
+                run->asks_refused++;
         return r;
 }

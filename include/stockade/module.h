@@ -50,7 +50,7 @@ extern "C" {
 
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
-#define STK_ABI_MINOR 5
+#define STK_ABI_MINOR 6
 
 enum stk_phase {
         STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
@@ -161,6 +161,15 @@ struct stk_settings {
          * host->plan_proxy; 0 until then.  Enforcement modules that run later
          * (Landlock's connect rule, seccomp's connect check) read it here. */
         int proxy_port;
+        /* ABI 1.6.  Who answers questions, from the settings approval.*
+         * (stockade.yaml(5)): the program approval_exec runs and the URL
+         * approval_webhook posts to when a line's own arguments name none
+         * (NULL: unset, and such a line passes every question on with
+         * IGNORE); whether approval_tty may ask on the controlling terminal
+         * (0: approval.tty off, or auto in an agent's session). */
+        const char *approval_exec;
+        const char *approval_webhook;
+        int approval_tty;
 };
 
 /* A request to run a command (permission phase). */

@@ -7,6 +7,11 @@
  * run, exits non-zero, is killed by a signal, takes longer than `timeout`,
  * or answers anything but a well-formed verdict means DENY, with a log line
  * that says which and shows what it wrote.
+ *
+ * The program is the line's `program` argument, else the setting
+ * approval.exec: the shipped profiles carry a line with neither, which
+ * passes every question on (IGNORE) until the user layer sets
+ * approval.exec (issue 13 §5).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,23 +26,33 @@ static const struct stk_host *host;
 /* Every argument is trusted: a project file must not pick who approves. */
 static const struct stk_arg_spec aexec_args[] = {
         { "program", STK_ARG_STRING, STK_ARG_TRUSTED,
-          "absolute path of the approver: question on stdin, verdict on stdout" },
+          "absolute path of the approver: question on stdin, verdict on stdout (default: the setting approval.exec)" },
         { "args", STK_ARG_LIST, STK_ARG_TRUSTED, "its arguments (argv[1...])" },
         { "timeout", STK_ARG_INT, STK_ARG_TRUSTED, "seconds to wait for the verdict, 1-3600 (default 30)" },
         { NULL, 0, 0, NULL },
 };
 
+/* The approver of this line: its argument, else approval.exec; NULL when
+ * neither is set (the line then answers nothing). */
+static const char *line_program(struct stk_ctx *ctx)
+{
+        const struct stk_settings *s = host->settings(ctx);
+        const char *program = host->arg_string(ctx, "program");
+
+        if (program)
+                return program;
+        return s && STK_HAS(s, stk_settings, approval_exec) ? s->approval_exec : NULL;
+}
+
 /* This line's arguments make sense; a log line names what does not. */
 static int check_line(struct stk_ctx *ctx)
 {
-        const char *program = host->arg_string(ctx, "program"), *why = NULL;
+        const char *program = line_program(ctx), *why = NULL;
         long long timeout = host->arg_int(ctx, "timeout", AEXEC_TIMEOUT_DEFAULT);
         int r;
 
-        if (!program) {
-                host->log(ctx, STK_LOG_ERROR, "the argument \"program\" is required");
-                return -EINVAL;
-        }
+        if (!program)
+                return 0; /* not configured: IGNORE, said by explain */
         r = aexec_check_program(program, &why);
         if (r < 0) {
                 host->log(ctx, STK_LOG_ERROR, "program \"%s\": %s (%s)", program, why, strerror(-r));
@@ -105,7 +120,7 @@ static enum stk_verdict judge(struct stk_ctx *ctx, const char *program, const st
 
 static int aexec_approve(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *ret_verdict)
 {
-        const char *program = host->arg_string(ctx, "program");
+        const char *program = line_program(ctx);
         int timeout_s = (int) host->arg_int(ctx, "timeout", AEXEC_TIMEOUT_DEFAULT);
         const struct stk_settings *s = host->settings(ctx);
         const char *why = NULL;
@@ -113,6 +128,10 @@ static int aexec_approve(struct stk_ctx *ctx, const struct stk_question *q, enum
         char *question = NULL;
         int r;
 
+        if (!program) {
+                *ret_verdict = STK_IGNORE; /* nobody to run: the next approver, or DENY */
+                return 0;
+        }
         *ret_verdict = STK_DENY; /* until a well-formed verdict says otherwise */
         /* Again, now: the file may have changed since the run started. */
         r = aexec_check_program(program, &why);
@@ -140,6 +159,18 @@ static int aexec_approve(struct stk_ctx *ctx, const struct stk_question *q, enum
         return 0;
 }
 
+static int aexec_explain(struct stk_ctx *ctx, char **ret_text)
+{
+        const char *program = line_program(ctx);
+        int timeout_s = (int) host->arg_int(ctx, "timeout", AEXEC_TIMEOUT_DEFAULT);
+        int n = program ? asprintf(ret_text, "runs %s for each question (%s), DENY after %d s without a verdict\n",
+                                   program, host->arg_string(ctx, "program") ? "program" : "approval.exec", timeout_s)
+                        : asprintf(ret_text, "answers nothing (IGNORE): no program; set approval.exec to a "
+                                   "program that answers\n");
+
+        return n < 0 ? -ENOMEM : 0;
+}
+
 const struct stk_module stockade_module = {
         STK_MODULE_HEADER("approval_exec"),
         .summary = "answer approval questions by running a program (JSON in, JSON verdict out)",
@@ -147,4 +178,5 @@ const struct stk_module stockade_module = {
         .init = aexec_init,
         .probe = aexec_probe,
         .approve = aexec_approve,
+        .explain = aexec_explain,
 };

@@ -3,8 +3,10 @@
  * approval_tty: answers the ASK questions of the permission and egress
  * phases by asking the human at the supervisor's terminal.  "always" and
  * "never" are remembered in a state file (stk_approvals.h) and used without
- * asking next time.  No terminal, no answer in time, a signal at the prompt:
- * DENY, with a message that says how to allow it in the policy instead.
+ * asking next time.  No answer in time, a signal at the prompt: DENY, with
+ * a message that says how to allow it in the policy instead.  No terminal
+ * (or approval.tty off): IGNORE, so that the next approver answers, or the
+ * core denies and names the settings that answer without a terminal.
  * Nothing inside the sandbox can answer: the command runs in a session of
  * its own (no /dev/tty), and a state file it could write is not used.
  * See stockade-approval_tty(8).
@@ -129,43 +131,69 @@ static bool recall(struct stk_ctx *ctx, const char *path, enum stk_appr_kind kin
         return true;
 }
 
-static void remember(struct stk_ctx *ctx, const struct atty_opts *o, const char *path, enum stk_appr_kind kind,
-                     const char *key, bool allow, const char *why_not)
+/* "always" or "never" kept for later runs; false (said why) when it
+ * applies to this run only. */
+static bool remember(struct stk_ctx *ctx, const char *path, enum stk_appr_kind kind, const char *key, bool allow,
+                     const char *why_not)
 {
-        char why[512], line[1024];
+        char why[512];
         int r;
 
         if (!path || !key) {
                 host->log(ctx, STK_LOG_WARNING, "\"%s\" applies to this run only: %s", allow ? "always" : "never",
                           why_not);
-                return;
+                return false;
         }
         r = stk_appr_remember(path, kind, key, allow, why, sizeof(why));
         if (r < 0) {
                 host->log(ctx, STK_LOG_WARNING, "\"%s\" applies to this run only: not remembered: %s",
                           allow ? "always" : "never", why);
-                return;
+                return false;
         }
-        snprintf(line, sizeof(line), "remembered in %s\n", path);
+        return true;
+}
+
+/* The answer said back on the terminal with what it approves or refuses
+ * (issue 21 §2): the last word on the screen is ours, not the command's. */
+static void confirm(const struct atty_opts *o, enum atty_answer a, const char *subject, const char *kept_in)
+{
+        static const char *const said[] = {
+                [ATTY_ONCE] = "allowed once", [ATTY_ALWAYS] = "allowed always",
+                [ATTY_DENY] = "denied", [ATTY_NEVER] = "denied always",
+        };
+        char line[2048];
+
+        if (a == ATTY_NO_ANSWER || !subject)
+                return; /* the prompt said "denied" itself, or nothing can be shown */
+        snprintf(line, sizeof(line), ATTY_RESET "stockade: %s: %s%s%s%s\n", said[a], subject,
+                 kept_in ? " (remembered in " : "", kept_in ? kept_in : "", kept_in ? ")" : "");
         atty_tell(o->tty, line);
 }
 
-/* Ask the human; every way of not getting an answer is a DENY, said aloud. */
+/* Ask the human.  No terminal to ask on: IGNORE (the next approver, or the
+ * core's DENY, which names the settings that answer without one); every
+ * other way of not getting an answer is a DENY, said aloud. */
 static enum stk_verdict ask_human(struct stk_ctx *ctx, const struct stk_question *q, const struct atty_opts *o,
                                   const char *key, enum atty_answer *ret)
 {
-        char *text = NULL;
+        char *text = NULL, *subject = NULL, *again = NULL;
         int r = atty_question_text(q, o->timeout, &text);
 
         if (r >= 0)
-                r = atty_ask(o->tty, text, o->timeout, ret);
+                r = atty_subject(q, &subject);
+        if (r >= 0)
+                r = atty_prompt_line(subject, o->timeout, &again);
+        if (r >= 0)
+                r = atty_ask(o->tty, text, again, o->timeout, ret);
         free(text);
+        free(subject);
+        free(again);
         if (r < 0) {
-                host->log(ctx, STK_LOG_WARNING, "no terminal to ask on (%s: %s); denied: %s. %s", o->tty,
+                host->log(ctx, STK_LOG_WARNING, "no terminal to ask on (%s: %s): not asked: %s. %s", o->tty,
                           r == -EBUSY ? "stockade is not the terminal's foreground job" : strerror(-r), key,
                           how_to_allow(q));
                 *ret = ATTY_NO_ANSWER;
-                return STK_DENY;
+                return STK_IGNORE;
         }
         if (*ret == ATTY_NO_ANSWER)
                 host->log(ctx, STK_LOG_WARNING, "no answer within %d s; denied: %s. %s", o->timeout, key,
@@ -173,18 +201,32 @@ static enum stk_verdict ask_human(struct stk_ctx *ctx, const struct stk_question
         return *ret == ATTY_ONCE || *ret == ATTY_ALWAYS ? STK_ALLOW : STK_DENY;
 }
 
+/* approval.tty off, or auto in an agent's session (ABI 1.6): this line
+ * passes every question on, remembered answers included. */
+static bool tty_wanted(struct stk_ctx *ctx)
+{
+        const struct stk_settings *s = host->settings(ctx);
+
+        return !s || !STK_HAS(s, stk_settings, approval_tty) || s->approval_tty;
+}
+
 static int atty_approve(struct stk_ctx *ctx, const struct stk_question *q, enum stk_verdict *ret)
 {
         struct atty_opts o;
         enum stk_appr_kind kind;
         enum atty_answer answer;
-        char *key = NULL, *shown = NULL, *path = NULL, why[512] = "";
+        char *key = NULL, *shown = NULL, *path = NULL, *subject = NULL, why[512] = "";
+        bool kept;
         int r = get_opts(ctx, &o);
 
         if (r < 0)
                 return r;
         if (!question_valid(q))
                 return -EINVAL;
+        if (!tty_wanted(ctx)) {
+                *ret = STK_IGNORE;
+                return 0;
+        }
         /* A destination that is no name or address literal has no key: it
          * can still be answered, only not remembered. */
         r = question_key(q, &kind, &key);
@@ -202,12 +244,15 @@ static int atty_approve(struct stk_ctx *ctx, const struct stk_question *q, enum 
         if (r < 0)
                 goto out;
         *ret = ask_human(ctx, q, &o, key ? key : shown, &answer);
-        if (answer == ATTY_ALWAYS || answer == ATTY_NEVER)
-                remember(ctx, &o, path, kind, key, answer == ATTY_ALWAYS, why);
+        kept = (answer == ATTY_ALWAYS || answer == ATTY_NEVER) &&
+               remember(ctx, path, kind, key, answer == ATTY_ALWAYS, why);
+        if (atty_subject(q, &subject) >= 0) /* no memory: the verdict stands unconfirmed */
+                confirm(&o, answer, subject, kept ? path : NULL);
 out:
         free(key);
         free(shown);
         free(path);
+        free(subject);
         return r < 0 ? r : 0;
 }
 

@@ -324,7 +324,8 @@ static int read_line(struct tty_session *t, char *buf, size_t size, const struct
 
 /* ---- the question ----------------------------------------------------------- */
 
-static int converse(struct tty_session *t, const char *question, int timeout_s, enum atty_answer *ret)
+static int converse(struct tty_session *t, const char *question, const char *again, int timeout_s,
+                    enum atty_answer *ret)
 {
         struct timespec deadline;
         char line[256];
@@ -341,7 +342,9 @@ static int converse(struct tty_session *t, const char *question, int timeout_s, 
                 *ret = atty_parse_answer(line);
                 if (*ret != ATTY_NO_ANSWER)
                         return 0;
-                r = tty_write(t, "Please answer with one word. " ATTY_PROMPT ": ", &deadline);
+                r = tty_write(t, "Please answer with one word. ", &deadline);
+                if (r >= 0)
+                        r = tty_write(t, again, &deadline);
         }
         *ret = ATTY_NO_ANSWER;
         if (r == -ETIMEDOUT) {
@@ -359,7 +362,7 @@ static int converse(struct tty_session *t, const char *question, int timeout_s, 
         return r == -ETIMEDOUT || r == -EPIPE || r == -EINTR || r == -EIO ? 0 : r;
 }
 
-int atty_ask(const char *tty_path, const char *question, int timeout_s, enum atty_answer *ret)
+int atty_ask(const char *tty_path, const char *question, const char *again, int timeout_s, enum atty_answer *ret)
 {
         struct tty_session t;
         int r;
@@ -368,7 +371,7 @@ int atty_ask(const char *tty_path, const char *question, int timeout_s, enum att
         r = session_begin(&t, tty_path);
         if (r < 0)
                 return r;
-        r = converse(&t, question, timeout_s, ret);
+        r = converse(&t, question, again, timeout_s, ret);
         session_end(&t);
         return r;
 }

@@ -6,6 +6,11 @@
  * well-formed verdict counts; a redirect, a 4xx, a 5xx after the retries, a
  * timeout, a TLS failure or a malformed or oversized body is a DENY, with a
  * log line that says which (stockade-approval_webhook(8)).
+ *
+ * The URL is the line's `url` argument, else the setting approval.webhook:
+ * the shipped profiles carry a line with neither, which passes every
+ * question on (IGNORE) until the user layer sets approval.webhook (issue
+ * 13 §5).  libcurl is set up only for a line that has a URL.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +27,7 @@ static const struct stk_host *host;
  * nor loosen how long or how often we ask. */
 static const struct stk_arg_spec awh_args[] = {
         { "url", STK_ARG_STRING, STK_ARG_TRUSTED,
-          "https:// endpoint (http:// only to 127.0.0.1, [::1] or localhost)" },
+          "https:// endpoint (http:// only to 127.0.0.1, [::1] or localhost; default: the setting approval.webhook)" },
         { "ca_file", STK_ARG_STRING, STK_ARG_TRUSTED, "PEM bundle of the CAs to trust instead of the system's" },
         { "client_cert", STK_ARG_STRING, STK_ARG_TRUSTED, "PEM client certificate (mutual TLS)" },
         { "client_key", STK_ARG_STRING, STK_ARG_TRUSTED, "its private key: mode 0600 or stricter" },
@@ -60,15 +65,29 @@ static int check_files(struct stk_ctx *ctx)
         return 0;
 }
 
+/* The endpoint of this line: its argument, else approval.webhook; NULL
+ * when neither is set (the line then answers nothing). */
+static const char *line_url(struct stk_ctx *ctx)
+{
+        const struct stk_settings *s = host->settings(ctx);
+        const char *url = host->arg_string(ctx, "url");
+
+        if (url)
+                return url;
+        return s && STK_HAS(s, stk_settings, approval_webhook) ? s->approval_webhook : NULL;
+}
+
 /* This line's arguments make sense; a log line names what does not. */
 static int check_line(struct stk_ctx *ctx)
 {
-        const char *url = host->arg_string(ctx, "url"), *why = NULL;
+        const char *url = line_url(ctx), *why = NULL;
         long long timeout = host->arg_int(ctx, "timeout", AWH_TIMEOUT_DEFAULT);
         long long retries = host->arg_int(ctx, "retries", AWH_RETRIES_DEFAULT);
         bool https;
         char shown[32];
 
+        if (!url)
+                return 0; /* not configured: IGNORE, said by explain */
         if (awh_check_url(url, &https, &why) < 0)
                 return bad_arg(ctx, "url", url, why);
         if (timeout < 1 || timeout > AWH_TIMEOUT_MAX) {
@@ -82,6 +101,25 @@ static int check_line(struct stk_ctx *ctx)
         return check_files(ctx);
 }
 
+static bool curl_ready;
+
+/* libcurl once a line has a URL: a line that answers nothing costs no
+ * libcurl set-up (every shipped profile carries one). */
+static int curl_setup(struct stk_ctx *ctx)
+{
+        int r;
+
+        if (curl_ready || !line_url(ctx))
+                return 0;
+        r = awh_global_init();
+        if (r < 0) {
+                host->log(ctx, STK_LOG_ERROR, "setting up libcurl failed: %s", strerror(-r));
+                return r;
+        }
+        curl_ready = true;
+        return 0;
+}
+
 /* A bad first line fails init: the run stops as a policy error (241). */
 static int awh_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
 {
@@ -91,27 +129,26 @@ static int awh_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_da
                 return -EPROTO; /* older than every slot used here */
         host = h;
         *ret_data = NULL;
-        r = awh_global_init();
-        if (r < 0) {
-                host->log(ctx, STK_LOG_ERROR, "curl_global_init failed");
-                return r;
-        }
         r = check_line(ctx);
-        if (r < 0)
-                awh_global_done(); /* fini is not called after a failed init */
+        if (r >= 0)
+                r = curl_setup(ctx);
         return r;
 }
 
 static void awh_fini(void *data)
 {
-        awh_global_done();
+        if (curl_ready)
+                awh_global_done();
+        curl_ready = false;
 }
 
 /* Every further line: a bad one is unusable; its questions pass on. */
 static int awh_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
 {
+        int r = check_line(ctx);
+
         *ret_covers = 0; /* an approver enforces nothing itself */
-        return check_line(ctx);
+        return r < 0 ? r : curl_setup(ctx);
 }
 
 static void sleep_ms(long long ms)
@@ -186,7 +223,7 @@ static int request_for(struct stk_ctx *ctx, struct awh_request *req, char *token
         int r;
 
         *req = (struct awh_request) {
-                .url = host->arg_string(ctx, "url"),
+                .url = line_url(ctx),
                 .ca_file = host->arg_string(ctx, "ca_file"),
                 .client_cert = host->arg_string(ctx, "client_cert"),
                 .client_key = host->arg_string(ctx, "client_key"),
@@ -212,6 +249,10 @@ static int awh_approve(struct stk_ctx *ctx, const struct stk_question *q, enum s
         struct awh_reply reply;
         int r, tries = 0;
 
+        if (!line_url(ctx)) {
+                *ret_verdict = STK_IGNORE; /* nowhere to ask: the next approver, or DENY */
+                return 0;
+        }
         *ret_verdict = STK_DENY; /* until a 200 with a well-formed verdict says otherwise */
         r = stk_question_json_encode(q, s ? s->profile : NULL, &question);
         if (r < 0) {
@@ -235,6 +276,18 @@ static int awh_approve(struct stk_ctx *ctx, const struct stk_question *q, enum s
         return 0;
 }
 
+static int awh_explain(struct stk_ctx *ctx, char **ret_text)
+{
+        const char *url = line_url(ctx);
+        long long timeout_s = host->arg_int(ctx, "timeout", AWH_TIMEOUT_DEFAULT);
+        int n = url ? asprintf(ret_text, "POSTs each question to %s (%s), DENY after %lld s without a verdict\n", url,
+                               host->arg_string(ctx, "url") ? "url" : "approval.webhook", timeout_s)
+                    : asprintf(ret_text, "answers nothing (IGNORE): no URL; set approval.webhook to an endpoint "
+                               "that answers\n");
+
+        return n < 0 ? -ENOMEM : 0;
+}
+
 const struct stk_module stockade_module = {
         STK_MODULE_HEADER("approval_webhook"),
         .summary = "answer approval questions with an HTTPS endpoint (JSON question, JSON verdict)",
@@ -243,4 +296,5 @@ const struct stk_module stockade_module = {
         .fini = awh_fini,
         .probe = awh_probe,
         .approve = awh_approve,
+        .explain = awh_explain,
 };

@@ -11,7 +11,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <curl/curl.h>
 
 #include "common/stk_trust.h"
 #include "approval_webhook_internal.h"
@@ -28,16 +27,16 @@ static int url_parts(CURLU *u, char **scheme, char **host, const char **ret_why)
 {
         char *user = NULL, *password = NULL;
 
-        if (curl_url_get(u, CURLUPART_SCHEME, scheme, 0) != CURLUE_OK ||
-            curl_url_get(u, CURLUPART_HOST, host, 0) != CURLUE_OK) {
+        if (awh_curl.url_get(u, CURLUPART_SCHEME, scheme, 0) != CURLUE_OK ||
+            awh_curl.url_get(u, CURLUPART_HOST, host, 0) != CURLUE_OK) {
                 *ret_why = "no scheme or no host";
                 return -EINVAL;
         }
-        (void) curl_url_get(u, CURLUPART_USER, &user, 0);         /* absent: stays NULL */
-        (void) curl_url_get(u, CURLUPART_PASSWORD, &password, 0); /* absent: stays NULL */
+        (void) awh_curl.url_get(u, CURLUPART_USER, &user, 0);         /* absent: stays NULL */
+        (void) awh_curl.url_get(u, CURLUPART_PASSWORD, &password, 0); /* absent: stays NULL */
         if (user || password) {
-                curl_free(user);
-                curl_free(password);
+                awh_curl.free(user);
+                awh_curl.free(password);
                 *ret_why = "credentials in the URL (put a bearer token in token_file instead)";
                 return -EINVAL;
         }
@@ -54,11 +53,14 @@ int awh_check_url(const char *url, bool *ret_https, const char **ret_why)
                 *ret_why = "the argument \"url\" is required";
                 return -EINVAL;
         }
-        u = curl_url();
+        r = awh_curl_load(ret_why);
+        if (r < 0)
+                return r;
+        u = awh_curl.url();
         if (!u)
                 return -ENOMEM;
-        if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
-                curl_url_cleanup(u);
+        if (awh_curl.url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
+                awh_curl.url_cleanup(u);
                 *ret_why = "not a URL";
                 return -EINVAL;
         }
@@ -71,9 +73,9 @@ int awh_check_url(const char *url, bool *ret_https, const char **ret_why)
                 *ret_why = "https:// is required (http:// only to 127.0.0.1, [::1] or localhost)";
                 r = -EINVAL;
         }
-        curl_free(scheme);
-        curl_free(host);
-        curl_url_cleanup(u);
+        awh_curl.free(scheme);
+        awh_curl.free(host);
+        awh_curl.url_cleanup(u);
         return r;
 }
 

@@ -11,18 +11,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <curl/curl.h>
 
 #include "approval_webhook_internal.h"
 
 int awh_global_init(void)
 {
-        return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -EIO;
+        const char *why = NULL;
+        int r = awh_curl_load(&why);
+
+        if (r < 0)
+                return r;
+        return awh_curl.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -EIO;
 }
 
 void awh_global_done(void)
 {
-        curl_global_cleanup();
+        awh_curl.global_cleanup();
 }
 
 /* Keep at most STK_VERDICT_MAX bytes; returning short aborts the transfer
@@ -49,17 +53,17 @@ static int headers_for(const struct awh_request *req, struct curl_slist **ret)
         char auth[AWH_TOKEN_MAX + 32];
 
         for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-                n = curl_slist_append(h, fixed[i]);
+                n = awh_curl.slist_append(h, fixed[i]);
                 if (!n)
-                        return curl_slist_free_all(h), -ENOMEM;
+                        return awh_curl.slist_free_all(h), -ENOMEM;
                 h = n;
         }
         if (req->token) {
                 snprintf(auth, sizeof(auth), "Authorization: Bearer %s", req->token);
-                n = curl_slist_append(h, auth);
+                n = awh_curl.slist_append(h, auth);
                 memset(auth, 0, sizeof(auth)); /* the token lives no longer than needed */
                 if (!n)
-                        return curl_slist_free_all(h), -ENOMEM;
+                        return awh_curl.slist_free_all(h), -ENOMEM;
                 h = n;
         }
         *ret = h;
@@ -72,7 +76,7 @@ static int set_options(CURL *c, const struct awh_request *req, struct curl_slist
 {
         CURLcode e = CURLE_OK;
 
-#define SET(opt, val) do { if (e == CURLE_OK) e = curl_easy_setopt(c, opt, val); } while (0)
+#define SET(opt, val) do { if (e == CURLE_OK) e = awh_curl.easy_setopt(c, opt, val); } while (0)
         SET(CURLOPT_URL, req->url);
 #if LIBCURL_VERSION_NUM >= 0x075500
         SET(CURLOPT_PROTOCOLS_STR, req->https ? "https" : "http");
@@ -117,22 +121,22 @@ int awh_post(const struct awh_request *req, struct awh_reply *ret)
         if (!reply.body)
                 return -ENOMEM;
         r = headers_for(req, &headers);
-        if (r >= 0 && !(c = curl_easy_init()))
+        if (r >= 0 && !(c = awh_curl.easy_init()))
                 r = -ENOMEM;
         if (r >= 0)
                 r = set_options(c, req, headers, &reply);
         if (r >= 0) {
-                CURLcode e = curl_easy_perform(c);
+                CURLcode e = awh_curl.easy_perform(c);
                 reply.curl_code = (int) e;
                 if (e == CURLE_FILESIZE_EXCEEDED)
                         reply.oversize = true; /* a Content-Length above the cap */
                 if (e != CURLE_OK && !reply.error[0])
-                        snprintf(reply.error, sizeof(reply.error), "%s", curl_easy_strerror(e));
-                if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status) != CURLE_OK)
+                        snprintf(reply.error, sizeof(reply.error), "%s", awh_curl.easy_strerror(e));
+                if (awh_curl.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status) != CURLE_OK)
                         reply.status = 0;
         }
-        curl_easy_cleanup(c);
-        curl_slist_free_all(headers);
+        awh_curl.easy_cleanup(c);
+        awh_curl.slist_free_all(headers);
         if (r < 0) {
                 free(reply.body);
                 return r;

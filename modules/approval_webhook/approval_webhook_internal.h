@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <curl/curl.h>
+
 #include "stockade/module.h"
 #include "approvals/stk_question_json.h"
 
@@ -18,6 +20,32 @@ extern const struct stk_module stockade_module;
 #define AWH_RETRIES_DEFAULT 2
 #define AWH_RETRIES_MAX 10
 #define AWH_TOKEN_MAX 4096
+
+/* ---- approval_webhook_curl.c: libcurl, opened on first use ------------- */
+
+/* The libcurl functions this module calls, from the library itself. */
+struct awh_curl {
+        CURLcode (*global_init)(long flags);
+        void (*global_cleanup)(void);
+        CURL *(*easy_init)(void);
+        CURLcode (*easy_setopt)(CURL *c, CURLoption opt, ...);
+        CURLcode (*easy_perform)(CURL *c);
+        CURLcode (*easy_getinfo)(CURL *c, CURLINFO info, ...);
+        void (*easy_cleanup)(CURL *c);
+        const char *(*easy_strerror)(CURLcode e);
+        struct curl_slist *(*slist_append)(struct curl_slist *l, const char *s);
+        void (*slist_free_all)(struct curl_slist *l);
+        CURLU *(*url)(void);
+        void (*url_cleanup)(CURLU *u);
+        CURLUcode (*url_get)(const CURLU *u, CURLUPart what, char **part, unsigned int flags);
+        CURLUcode (*url_set)(CURLU *u, CURLUPart what, const char *part, unsigned int flags);
+        void (*free)(void *p);
+};
+extern struct awh_curl awh_curl;
+
+/* Open libcurl and look up every function above, once; -ENOENT with
+ * *ret_why when the library or a function is missing. */
+int awh_curl_load(const char **ret_why);
 
 /* ---- approval_webhook_conf.c: the line's arguments, checked ------------- */
 

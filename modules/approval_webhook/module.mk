@@ -1,2 +1,2 @@
 approval_webhook_USES := approvals
-approval_webhook_LIBS := -ljson-c -lcurl
+approval_webhook_LIBS := -ljson-c -ldl

@@ -266,6 +266,11 @@ static void check_bad(const struct bad_case *c)
         X(bad_bool, "bad-bool.yaml", AS_FILE, NULL, 4, 16, "expected true, false, yes or no")                 \
         X(bad_mode, "bad-mode.yaml", AS_FILE, NULL, 5, 11, "bad network.mode value \"open\"")                 \
         X(bad_approval, "bad-approval.yaml", AS_FILE, NULL, 4, 13, "bad approval value \"sometimes\"")        \
+        X(bad_ask_limit, "bad-ask-limit.yaml", AS_FILE, NULL, 4, 44, "bad approval.ask_limit \"many\"")      \
+        X(project_approval_exec, "project-approval-exec.yaml", AS_PROJECT, NULL, 4, 21,                      \
+          "\"approval.exec\" in the project layer")                                                          \
+        X(user_approval_exec, "user-approval-exec.yaml", AS_USER, NULL, 6, 11,                                \
+          "overridable: { user: [approval.exec] }")                                                           \
         X(bad_cover, "bad-cover.yaml", AS_FILE, NULL, 4, 23, "unknown best_effort name \"everything\"")       \
         X(no_version, "no-version.yaml", AS_FILE, NULL, 2, 1, "missing \"stockade:\"")                        \
         X(wrong_version, "wrong-version.yaml", AS_FILE, NULL, 2, 11, "unsupported policy version \"2\"")      \
@@ -372,20 +377,27 @@ static bool has_line(const struct core_policy *p, enum stk_phase ph, enum core_c
 /* bwrap where it can run, Landlock as its fallback, seccomp inside either. */
 /* The stack of the profiles that include default.yaml: Linux's, or, in a
  * portable build, etc/darwin.stack's (the GNUmakefile swaps it in). */
+/* Both also carry the approvers (issue 13 §5), approval_exec where it is
+ * built. */
 #if defined(__linux__) && !defined(STK_PORTABLE)
-#define DEFAULT_STACK_LINES 5
+#define DEFAULT_STACK_LINES 8
 static bool default_stack(const struct core_policy *p)
 {
         return has_line(p, STK_PHASE_PRE_EXEC, CORE_SUFFICIENT, "fs_bwrap") &&
                has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_landlock") &&
                has_line(p, STK_PHASE_IN_SANDBOX, CORE_REQUIRED, "fs_landlock") &&
-               has_line(p, STK_PHASE_IN_SANDBOX, CORE_REQUIRED, "net_seccomp");
+               has_line(p, STK_PHASE_IN_SANDBOX, CORE_REQUIRED, "net_seccomp") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_exec") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_webhook") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_tty");
 }
 #else
-#define DEFAULT_STACK_LINES 1
+#define DEFAULT_STACK_LINES 3
 static bool default_stack(const struct core_policy *p)
 {
-        return has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_seatbelt") && p->n_lines == 1;
+        return has_line(p, STK_PHASE_PRE_EXEC, CORE_REQUIRED, "fs_seatbelt") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_webhook") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_tty") && p->n_lines == 3;
 }
 #endif
 
@@ -769,6 +781,143 @@ static void test_user_loosen_granted(void)
                 CU_ASSERT_EQUAL(p->private_tmp, 0);
                 CU_ASSERT_EQUAL(p->best_effort, STK_COVER_NET_ABSTRACT);
         }
+        core_policy_free(p);
+        fx_teardown(&fx);
+}
+
+/* approval.* (issue 13 §5): the user layer chooses its approver where the
+ * lower layers grant approval.exec / approval.webhook. */
+static void test_approval_user_chooses(void)
+{
+        struct core_policy_sources src;
+        struct core_policy *p = NULL;
+        struct fx fx;
+        int r;
+
+        fx_setup(&fx);
+        src = fx_src(&fx);
+        CU_ASSERT_EQUAL_FATAL(mkdir(P("%s/bin", fx.home), 0755), 0);
+        write_filef("#!/bin/sh\n", "%s/bin/approver", fx.home);
+        write_filef("stockade: 1\noverridable: { user: [approval, approval.exec, approval.webhook] }\n",
+                    "%s/default.yaml", fx.system);
+        write_filef("stockade: 1\nsettings:\n  approval: { mode: on-request, exec: ~/bin/approver, "
+                    "webhook: \"https://approve.example/q\", tty: on, ask_limit: 10 }\n", "%s/default.yaml", fx.user);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        if (p) {
+                CU_ASSERT_STRING_EQUAL(p->approval_exec, P("%s/bin/approver", fx.home));
+                CU_ASSERT_EQUAL(p->approval_exec_origin.layer, CORE_LAYER_USER);
+                CU_ASSERT_EQUAL(p->approval_exec_origin.line, 3);
+                CU_ASSERT_STRING_EQUAL(p->approval_webhook, "https://approve.example/q");
+                CU_ASSERT_EQUAL(p->approval_tty, CORE_APPROVAL_TTY_ON);
+                CU_ASSERT_EQUAL(p->approval_ask_limit, 10);
+                CU_ASSERT_EQUAL(p->approval, STK_APPROVAL_ON_REQUEST);
+        }
+        core_policy_free(p);
+        /* the scalar form still sets the mode alone */
+        write_filef("stockade: 1\nsettings: { approval: never }\n", "%s/default.yaml", fx.user);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        CU_ASSERT(p && p->approval == STK_APPROVAL_NEVER && !p->approval_exec && p->approval_tty == CORE_APPROVAL_TTY_AUTO &&
+                  p->approval_ask_limit == CORE_APPROVAL_ASK_LIMIT_DEFAULT);
+        core_policy_free(p);
+        fx_teardown(&fx);
+}
+
+/* One user file, expected to fail naming `want`. */
+static void expect_user_refused(struct fx *fx, const char *user_file, const char *want)
+{
+        struct core_policy_sources src = fx_src(fx);
+        struct core_policy *p = NULL;
+        int r;
+
+        write_filef(user_file, "%s/default.yaml", fx->user);
+        r = fx_load(fx, &src, &p);
+        CHECK(r == -EINVAL && fx->diag && strstr(fx->diag, want), "%s: %d: %s", user_file, r, fx->diag);
+        core_policy_free(p);
+}
+
+/* Without the grants, a user may only tighten: no approver of its own, no
+ * terminal where there was none, no more questions. */
+static void test_approval_user_refused(void)
+{
+        struct core_policy_sources src;
+        struct core_policy *p = NULL;
+        struct fx fx;
+        int r;
+
+        fx_setup(&fx);
+        write_filef("stockade: 1\noverridable: { user: [] }\nsettings: { approval: { tty: auto } }\n",
+                    "%s/default.yaml", fx.system);
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { exec: /bin/true } }\n",
+                            "overridable: { user: [approval.exec] }");
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { webhook: \"https://x.example/\" } }\n",
+                            "overridable: { user: [approval.webhook] }");
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { tty: on } }\n", "\"approval.tty\" asks on");
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { ask_limit: 4 } }\n", "approval.ask_limit");
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { ask_limit: 0 } }\n", "1..100");
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { tty: maybe } }\n", "one of off, auto, on");
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { exec: \"\" } }\n", "empty approval.exec");
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { ask: me } }\n", "ask");
+        /* tightening needs no grant */
+        src = fx_src(&fx);
+        write_filef("stockade: 1\nsettings: { approval: { tty: off, ask_limit: 1 } }\n", "%s/default.yaml", fx.user);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        CU_ASSERT(p && p->approval_tty == CORE_APPROVAL_TTY_OFF && p->approval_ask_limit == 1);
+        core_policy_free(p);
+        fx_teardown(&fx);
+}
+
+/* A repository never picks who approves, whatever the user grants it. */
+static void test_approval_project_refused(void)
+{
+        struct core_policy_sources src;
+        struct core_policy *p = NULL;
+        struct fx fx;
+        int r;
+
+        fx_setup(&fx);
+        src = fx_src(&fx);
+        write_filef("stockade: 1\noverridable: { user: [approval.exec, approval.webhook] }\n", "%s/default.yaml",
+                    fx.system);
+        write_filef("stockade: 1\noverridable: { project: [approval.exec] }\n", "%s/default.yaml", fx.user);
+        write_filef("stockade: 1\nsettings: { approval: { exec: /bin/true } }\n", "%s/.stockade.yaml", fx.ws);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == -EINVAL && strstr(fx.diag, "\"approval.exec\" in the project layer"), "%d: %s", r, fx.diag);
+        core_policy_free(p);
+        p = NULL;
+        write_filef("stockade: 1\nsettings: { approval: { tty: off } }\n", "%s/.stockade.yaml", fx.ws);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        CU_ASSERT(p && p->approval_tty == CORE_APPROVAL_TTY_OFF);
+        core_policy_free(p);
+        fx_teardown(&fx);
+}
+
+/* approval.tty auto asks nobody in an agent's session (`stockade sh`, mcp,
+ * serve); on does. */
+static void test_approval_tty_session(void)
+{
+        struct core_policy_sources src;
+        struct core_policy *p = NULL;
+        struct fx fx;
+        int r;
+
+        fx_setup(&fx);
+        src = fx_src(&fx);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        CU_ASSERT(p && p->approval_tty == CORE_APPROVAL_TTY_AUTO && core_approval_tty_asks(p));
+        core_policy_free(p);
+        src.session = 1;
+        r = fx_load(&fx, &src, &p);
+        CU_ASSERT(r == 0 && p && !core_approval_tty_asks(p));
+        core_policy_free(p);
+        write_filef("stockade: 1\nsettings: { approval: { tty: on } }\n", "%s/default.yaml", fx.user);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        CU_ASSERT(p && core_approval_tty_asks(p));
         core_policy_free(p);
         fx_teardown(&fx);
 }
@@ -1270,6 +1419,10 @@ UNIT_SUITE(test_policy,
            UNIT_TEST(test_user_tighten),
            UNIT_TEST(test_user_loosen_granted),
            UNIT_TEST(test_user_stack_granted),
+           UNIT_TEST(test_approval_user_chooses),
+           UNIT_TEST(test_approval_user_refused),
+           UNIT_TEST(test_approval_project_refused),
+           UNIT_TEST(test_approval_tty_session),
            UNIT_TEST(test_project_tighten),
            UNIT_TEST(test_project_granted_by_user),
            UNIT_TEST(test_project_include_inside),

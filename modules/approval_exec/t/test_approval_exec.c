@@ -22,6 +22,7 @@
 /* The core's context is opaque to modules; the test makes its own. */
 struct stk_ctx {
         const char *program;
+        const char *setting;    /* approval.exec */
         const char *const *args;
         long long timeout;
         char log[8192];
@@ -60,9 +61,11 @@ static long long fake_arg_int(struct stk_ctx *ctx, const char *name, long long d
 static const struct stk_settings *fake_settings(struct stk_ctx *ctx)
 {
         static const char *const none[] = { NULL };
-        static const struct stk_settings s = { .size = sizeof(s), .profile = "unit", .write = none,
-                                               .read_only = none, .hide = none, .net_allow = none,
-                                               .net_deny = none };
+        static struct stk_settings s;
+
+        s = (struct stk_settings) { .size = sizeof(s), .profile = "unit", .write = none, .read_only = none,
+                                    .hide = none, .net_allow = none, .net_deny = none,
+                                    .approval_exec = ctx ? ctx->setting : NULL };
         return &s;
 }
 
@@ -137,8 +140,6 @@ static void test_init_refuses(void)
 
         if (suite_dir() < 0)
                 CU_FAIL_FATAL("mkdtemp");
-        CU_ASSERT_EQUAL(stockade_module.init(&ctx, &fake_host, &data), -EINVAL);
-        CU_ASSERT_PTR_NOT_NULL(strstr(ctx.log, "\"program\" is required"));
         ctx = (struct stk_ctx) { .program = "sh" };
         CU_ASSERT_EQUAL(stockade_module.init(&ctx, &fake_host, &data), -EINVAL);
         CU_ASSERT_PTR_NOT_NULL(strstr(ctx.log, "not an absolute path"));
@@ -157,6 +158,33 @@ static void test_init_refuses(void)
         ctx.timeout = 0; /* the default */
         CU_ASSERT_EQUAL(stockade_module.init(&ctx, &fake_host, &data), 0);
         CU_ASSERT_EQUAL(stockade_module.probe(&ctx, &covers), 0);
+}
+
+/* A line with no program and no approval.exec (the shipped profiles'
+ * line until the user sets it) starts, and passes every question on
+ * (issue 13 §5); the setting names the program, and the line's own
+ * argument wins over it. */
+static void test_unconfigured_ignores(void)
+{
+        struct stk_ctx ctx = { 0 };
+        uint32_t covers = 1;
+        void *data;
+        char *text = NULL;
+
+        CU_ASSERT_EQUAL(stockade_module.init(&ctx, &fake_host, &data), 0);
+        CU_ASSERT_EQUAL(stockade_module.probe(&ctx, &covers), 0);
+        CU_ASSERT_EQUAL(covers, 0);
+        CU_ASSERT_EQUAL(ask_command(&ctx, true_argv), STK_IGNORE);
+        CU_ASSERT_STRING_EQUAL(ctx.log, "");
+        CU_ASSERT_EQUAL(stockade_module.explain(&ctx, &text), 0);
+        CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "set approval.exec"));
+        free(text);
+        ctx = (struct stk_ctx) { .setting = script("yes", "cat >/dev/null; echo '{\"verdict\":\"allow\"}'") };
+        CU_ASSERT_EQUAL(ask_command(&ctx, true_argv), STK_ALLOW);
+        ctx.program = script("no", "cat >/dev/null; echo '{\"verdict\":\"deny\"}'");
+        CU_ASSERT_EQUAL(ask_command(&ctx, true_argv), STK_DENY);
+        ctx = (struct stk_ctx) { .setting = "/nonexistent/approver" };
+        CU_ASSERT_EQUAL(stockade_module.init(&ctx, &fake_host, &data), -EINVAL); /* configured but broken: 241 */
 }
 
 static void test_command_question(void)
@@ -359,6 +387,7 @@ static void test_cleanup(void)
 
 UNIT_SUITE(approval_exec,
            UNIT_TEST(test_init_refuses),
+           UNIT_TEST(test_unconfigured_ignores),
            UNIT_TEST(test_command_question),
            UNIT_TEST(test_egress_question),
            UNIT_TEST(test_ignore_passes_on),

@@ -59,7 +59,7 @@ drive() {
         st=$?
         took=$(( $(date +%s) - start ))
 }
-prompts() { grep -c 'Allow? y = yes once' "$T_TMP/tty"; }
+prompts() { grep -c '? y = yes once' "$T_TMP/tty"; }
 ran() { [ -e "$RAN" ] && echo yes || echo no; }
 why() { echo "status $st, ran $(ran), $(prompts) prompts, ${took}s: $(tr '\n' ' ' < "$T_TMP/err" | tail -c 300)"; }
 # expect NAME STATUS RAN PROMPTS: the last drive

@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROMPT "Allow? y = yes once"
+#define PROMPT "? y = yes once"
 #define MAX_ANSWERS 8
 
 struct opts {

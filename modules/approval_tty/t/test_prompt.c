@@ -83,7 +83,8 @@ static void setup(void)
         CU_ASSERT_TRUE_FATAL(slave >= 0);
         snprintf(F.state, sizeof(F.state), "%s/state/approvals", tmp);
         F.write[0] = "/nonexistent-ws";
-        F.s = (struct stk_settings) { .size = sizeof(F.s), .profile = "default", .write = F.write, .home = "/root" };
+        F.s = (struct stk_settings) { .size = sizeof(F.s), .profile = "default", .write = F.write, .home = "/root",
+                                      .approval_tty = 1 };
         F.timeout = 5;
         CU_ASSERT_EQUAL_FATAL(stockade_module.init(NULL, &fake_host, &data), 0);
 }
@@ -183,7 +184,11 @@ static void test_question_text(void)
         char *t = NULL;
 
         CU_ASSERT_EQUAL_FATAL(atty_question_text(&q, 30, &t), 0);
-        CU_ASSERT_PTR_NULL(strchr(t, '\x1b'));                 /* nothing the terminal would obey */
+        /* nothing the terminal would obey but our own reset, first */
+        CU_ASSERT_EQUAL(strncmp(t, ATTY_RESET, strlen(ATTY_RESET)), 0);
+        CU_ASSERT_PTR_NULL(strchr(t + strlen(ATTY_RESET), '\x1b'));
+        /* the line the answer is typed on names what it approves */
+        CU_ASSERT_PTR_NOT_NULL(strstr(t, "\nRun printf $'\\x1b[2J\\x1b[Hall fine'" ATTY_PROMPT " (30 s): "));
         CU_ASSERT_PTR_NOT_NULL(strstr(t, "printf $'\\x1b[2J\\x1b[Hall fine'"));
         CU_ASSERT_PTR_NOT_NULL(strstr(t, "asked by perm\\x1b]0;x"));
         CU_ASSERT_PTR_NOT_NULL(strstr(t, "in /ws, profile default"));
@@ -192,6 +197,7 @@ static void test_question_text(void)
         q = (struct stk_question) { .kind = STK_QUESTION_EGRESS, .egress = &e, .reason = "net_proxy" };
         CU_ASSERT_EQUAL_FATAL(atty_question_text(&q, 5, &t), 0);
         CU_ASSERT_PTR_NOT_NULL(strstr(t, "    [::1]:8080 (socks5)\n"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(t, "\nConnect to [::1]:8080" ATTY_PROMPT " (5 s): "));
         free(t);
 }
 
@@ -275,13 +281,15 @@ static void test_no_terminal(void)
         time_t start = time(NULL);
 
         setup();
+        /* no terminal: passed on (the core denies and says what answers
+         * without one), at once */
         snprintf(F.tty, sizeof(F.tty), "%s/no-such-tty", tmp);
-        CU_ASSERT_EQUAL(ask_egress("example.com", 443), STK_DENY);
+        CU_ASSERT_EQUAL(ask_egress("example.com", 443), STK_IGNORE);
         CU_ASSERT_TRUE(time(NULL) - start < 2);
         CU_ASSERT_PTR_NOT_NULL(strstr(F.log, "no terminal to ask on"));
         /* a file that is no terminal is none either */
         snprintf(F.tty, sizeof(F.tty), "/dev/null");
-        CU_ASSERT_EQUAL(ask_egress("example.com", 443), STK_DENY);
+        CU_ASSERT_EQUAL(ask_egress("example.com", 443), STK_IGNORE);
         CU_ASSERT_PTR_NOT_NULL(strstr(F.log, "Inappropriate ioctl"));
         teardown();
 }
@@ -327,6 +335,61 @@ static void test_unrememberable_host(void)
         teardown();
 }
 
+/* What the master shows from now on, for up to 2 s or until `want` shows. */
+static bool master_shows(const char *want)
+{
+        char buf[8192];
+        size_t n = 0;
+
+        for (int i = 0; i < 20 && n < sizeof(buf) - 1; i++) {
+                struct pollfd p = { .fd = master, .events = POLLIN };
+                ssize_t k;
+
+                if (poll(&p, 1, 100) <= 0 || (k = read(master, buf + n, sizeof(buf) - 1 - n)) <= 0)
+                        continue;
+                n += (size_t) k;
+                buf[n] = '\0';
+                if (strstr(buf, want))
+                        return true;
+        }
+        return false;
+}
+
+/* The answer is said back with what it approves (issue 21 §2). */
+static void test_answer_confirmed(void)
+{
+        pid_t pid;
+
+        setup();
+        pid = answerer("a\n");
+        CU_ASSERT_EQUAL(ask_egress("example.com", 443), STK_ALLOW);
+        CU_ASSERT_EQUAL(reap(pid), 0);
+        CU_ASSERT_TRUE(master_shows("stockade: allowed always: connect to example.com:443 (remembered in "));
+        pid = answerer("n\n");
+        CU_ASSERT_EQUAL(ask_egress("example.org", 80), STK_DENY);
+        CU_ASSERT_EQUAL(reap(pid), 0);
+        CU_ASSERT_TRUE(master_shows("stockade: denied: connect to example.org:80\r\n"));
+        teardown();
+}
+
+/* approval.tty off (or auto in an agent's session): the line passes every
+ * question on, asks nothing, and a remembered answer does not count. */
+static void test_tty_off(void)
+{
+        pid_t pid;
+
+        setup();
+        pid = answerer("a\n");
+        CU_ASSERT_EQUAL(ask_egress("example.com", 443), STK_ALLOW);
+        CU_ASSERT_EQUAL(reap(pid), 0);
+        CU_ASSERT_TRUE(master_shows("remembered in"));
+        F.s.approval_tty = 0;
+        CU_ASSERT_EQUAL(ask_egress("example.com", 443), STK_IGNORE);
+        CU_ASSERT_EQUAL(ask_egress("example.net", 443), STK_IGNORE);
+        CU_ASSERT_FALSE(master_shows(ATTY_PROMPT));
+        teardown();
+}
+
 static void test_bad_args(void)
 {
         uint32_t covers;
@@ -353,4 +416,6 @@ UNIT_SUITE(approval_tty,
            UNIT_TEST(test_no_terminal),
            UNIT_TEST(test_blocked_signal_ends_prompt),
            UNIT_TEST(test_unrememberable_host),
+           UNIT_TEST(test_answer_confirmed),
+           UNIT_TEST(test_tty_off),
            UNIT_TEST(test_bad_args))

@@ -114,7 +114,7 @@ check_output "unknown argument: file:line:col from the core" 'bad4.yaml:[0-9]+:[
 # --- the shipped "agent" profile ---------------------------------------------------------
 if "$STK" explain --profile agent --workspace "$T_TMP" > /dev/null 2>&1; then
         check_output "agent profile: ls allowed" 'verdict: allow' "$STK" explain --profile agent --workspace "$T_TMP" -- ls
-        check_output "agent profile: git push needs an approval" 'verdict: deny \(decided by no approval module answered\)' \
+        check_output "agent profile: git push needs an approval (asked)" 'verdict: ask \(decided by perm_rules\)' \
                 "$STK" explain --profile agent --workspace "$T_TMP" -- sh -c 'git add . && git push origin main'
         check_output "agent profile: force push denied" 'verdict: deny \(decided by perm_rules\)' \
                 "$STK" explain --profile agent --workspace "$T_TMP" -- git push --force origin main
