@@ -28,6 +28,9 @@ _stockade()
         --policy|-P|--audit|-a|--html|--file|--json-file|--output)
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return ;;
+        --socket|-s)
+                COMPREPLY=($(compgen -f -- "$cur"))
+                return ;;
         --workspace|-w)
                 COMPREPLY=($(compgen -d -- "$cur"))
                 return ;;
@@ -35,7 +38,7 @@ _stockade()
                 return ;;
         esac
         if [[ -z $cmd ]]; then
-                COMPREPLY=($(compgen -W "run check explain doctor approvals caches compare log import --version --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "run check explain doctor approvals caches compare log import sh mcp serve --version --help" -- "$cur"))
                 return
         fi
         case $cmd in
@@ -63,6 +66,12 @@ _stockade()
                 else
                         COMPREPLY=($(compgen -f -- "$cur"))
                 fi ;;
+        mcp)
+                COMPREPLY=($(compgen -W "--profile --policy --workspace --help" -- "$cur")) ;;
+        serve)
+                COMPREPLY=($(compgen -W "--socket --profile --policy --workspace --help" -- "$cur")) ;;
+        sh)
+                COMPREPLY=($(compgen -W "-c -l -i -e -x -o --login --norc --noprofile" -- "$cur")) ;;
         log)
                 [[ $cur == -* ]] &&
                         COMPREPLY=($(compgen -W "--since --denied --run --json --profile --policy --workspace --help" -- "$cur")) ||

@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: MIT
 # fish completion for stockade(1).  Installed as
 # $(datadir)/fish/vendor_completions.d/stockade.fish.
-set -l cmds run check explain doctor approvals caches compare log import
+set -l cmds run check explain doctor approvals caches compare log import sh mcp serve
 set -l profiles default workspace-write read-only ci proxy agent landlock full-access
 complete -c stockade -f
 complete -c stockade -n "not __fish_seen_subcommand_from $cmds" -a "$cmds"
 complete -c stockade -n "not __fish_seen_subcommand_from $cmds" -l version -d 'print the version'
 complete -c stockade -l help -d 'usage'
-complete -c stockade -n "__fish_seen_subcommand_from run explain log compare check import" -l profile -x -a "$profiles" -d 'profile'
-complete -c stockade -n "__fish_seen_subcommand_from run explain log doctor" -l policy -r -F -d 'policy file'
-complete -c stockade -n "__fish_seen_subcommand_from run explain log" -l workspace -x -a '(__fish_complete_directories)' -d 'workspace'
-complete -c stockade -n "__fish_seen_subcommand_from run explain" -l allow-broad-workspace -d 'run in $HOME, / or a system directory anyway'
+complete -c stockade -n "__fish_seen_subcommand_from run explain log compare check import mcp serve" -l profile -x -a "$profiles" -d 'profile'
+complete -c stockade -n "__fish_seen_subcommand_from run explain log doctor mcp serve" -l policy -r -F -d 'policy file'
+complete -c stockade -n "__fish_seen_subcommand_from run explain log mcp serve" -l workspace -x -a '(__fish_complete_directories)' -d 'workspace'
 complete -c stockade -n "__fish_seen_subcommand_from run" -l audit -r -F -d 'append the audit log to FILE'
 complete -c stockade -n "__fish_seen_subcommand_from run doctor" -l verbose -d 'log more'
 complete -c stockade -n "__fish_seen_subcommand_from explain doctor compare log" -l json -d 'JSON output'
@@ -35,3 +34,4 @@ complete -c stockade -n "__fish_seen_subcommand_from import" -l force -d 'replac
 complete -c stockade -n "__fish_seen_subcommand_from import" -l dry-run -d 'print, write nothing'
 complete -c stockade -n "__fish_seen_subcommand_from import" -l codex-profile -x -d 'a Codex profile'
 complete -c stockade -n "__fish_seen_subcommand_from import" -F
+complete -c stockade -n "__fish_seen_subcommand_from serve" -l socket -r -F -d 'the unix socket'

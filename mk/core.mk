@@ -3,8 +3,8 @@
 # and run form libstockade-core.a, an internal static library that the
 # stockade binary and the tools link; cli and doctor are the binary's own.
 CORE_LINUX_ONLY := core/os/os_linux.c core/os/seccomp_linux.c core/os/loop_epoll.c core/doctor/doctor_kernel.c \
-                   core/doctor/doctor_ns.c
-CORE_POSIX_ONLY := core/os/os_posix.c core/os/loop_poll.c core/doctor/doctor_posix.c
+                   core/doctor/doctor_ns.c core/cli/serve.c
+CORE_POSIX_ONLY := core/os/os_posix.c core/os/loop_poll.c core/doctor/doctor_posix.c core/cli/serve_posix.c
 ifeq ($(MODULE_OS),Linux)
 CORE_OS_OUT := $(CORE_POSIX_ONLY)
 else

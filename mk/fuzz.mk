@@ -45,6 +45,12 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_SRC)/fuzz_%.c $(FUZZ_SRC)/fuzz.h $(FUZZ_UNITS) $(wild
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_UNITS)
 
+# `stockade mcp`'s JSON-RPC parser (t/fuzz/fuzz_jsonrpc.c): its own units
+# (an explicit rule, before the core's pattern one).
+$(FUZZ_DIR)/fuzz_jsonrpc: t/fuzz/fuzz_jsonrpc.c core/cli/mcp_rpc.c core/cli/mcp_rpc.h | $(FUZZ_DIR)/.toolchain-ok
+	@echo "  FUZZ    $@"
+	@$(FUZZ_CC) $(FUZZ_CORE_CFLAGS) $(PKG_CFLAGS) -o $@ $(filter %.c,$^) $(PKG_LIBS)
+
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_CORE_SRC)/fuzz_%.c $(FUZZ_SRC)/fuzz.h $(FUZZ_CORE_UNITS) core/policy/gitconfig.h core/cli/toml.h | $(FUZZ_DIR)/.toolchain-ok
 	@echo "  FUZZ    $@"
 	@$(FUZZ_CC) $(FUZZ_CORE_CFLAGS) -o $@ $< $(FUZZ_CORE_UNITS) $(FUZZ_CORE_LIBS)

@@ -50,6 +50,8 @@ INSTALL_DIRS := $(LIBEXECDIR)/stockade/escape/probes $(LIBEXECDIR)/stockade/esca
                 $(DATADIR)/stockade/compare $(DATADIR)/stockade
 
 INSTALL_SOURCES := $(foreach e,$(INSTALLS),$(word 2,$(subst :, ,$(e))))
+# The shell entry's names (stockade-sh(1)): links to stockade, an agent's SHELL points at one.
+SHELL_LINKS := stockade-sh stockade-bash
 
 $(B)/stockade-module.pc: mk/stockade-module.pc.in $(PATH_STAMP)
 	@mkdir -p $(@D)
@@ -82,8 +84,10 @@ install: $(INSTALL_SOURCES)
 	    mode=$${e%%:*}; rest=$${e#*:}; src=$${rest%%:*}; dst=$(DESTDIR)$${rest#*:}; \
 	    install -d "$${dst%/*}"; install -m "$$mode" "$$src" "$$dst"; echo "  INSTALL $$dst"; \
 	done
+	@for l in $(SHELL_LINKS); do ln -sf stockade $(DESTDIR)$(BINDIR)/$$l && echo "  LINK    $(DESTDIR)$(BINDIR)/$$l"; done
 
 uninstall:
+	@for l in $(SHELL_LINKS); do [ -L $(DESTDIR)$(BINDIR)/$$l ] && rm -f $(DESTDIR)$(BINDIR)/$$l && echo "  REMOVE  $(DESTDIR)$(BINDIR)/$$l"; done; true
 	@for e in $(INSTALLS); do dst=$(DESTDIR)$${e#*:*:}; \
 	    if [ -e "$$dst" ] || [ -L "$$dst" ]; then rm -f "$$dst" && echo "  REMOVE  $$dst"; fi; \
 	done

@@ -15,6 +15,11 @@ int cli_explain(int argc, char **argv);
 int cli_approvals(int argc, char **argv);                          /* approvals_cmd.c */
 int cli_caches(int argc, char **argv);                             /* caches_cmd.c */
 int cli_compare(int argc, char **argv);
+int cli_sh(int argc, char **argv, const char *shell);             /* sh_cmd.c */
+const char *cli_sh_shell(const char *argv0);                       /* the shell a link's name asks for */
+int cli_sh_workspace(char **ret);                                  /* sh_workspace.c */
+int cli_mcp(int argc, char **argv);                                /* mcp_server.c */
+int cli_serve(int argc, char **argv);                              /* serve.c */
 int cli_log(int argc, char **argv);                                /* log_cmd.c */
 int cli_import(int argc, char **argv);                             /* import_cmd.c */
 struct json_tokener;

@@ -20,6 +20,9 @@ static void usage_main(FILE *f)
                 "                    [--] CMD [ARG...]\n"
                 "       stockade check [--profile P | FILE...]\n"
                 "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--json] [--details] [-- CMD...]\n"
+                "       stockade sh [OPTION...] -c STRING [ARG...]    (also as stockade-sh, stockade-bash)\n"
+                "       stockade mcp [--profile P] [--policy FILE] [--workspace DIR]   (an MCP server on stdio)\n"
+                "       stockade serve --socket PATH [--profile P] [--workspace DIR]   (the same, on a unix socket)\n"
                 "       stockade doctor [--json]\n"
                 "       stockade approvals [--file PATH] list | revoke N|KEY... | clear\n"
                 "       stockade caches list | [--workspace DIR] clear | clear --shared|--all\n"
@@ -82,6 +85,8 @@ int main(int argc, char **argv)
 {
         if (argc >= 2 && streq(argv[1], "__inner"))
                 return core_inner_main(argc, argv);
+        if (cli_sh_shell(argv[0])) /* called as stockade-sh or stockade-bash */
+                return cli_sh(argc, argv, cli_sh_shell(argv[0]));
         if (argc < 2 || streq(argv[1], "--help") || streq(argv[1], "-h") || streq(argv[1], "help")) {
                 usage_main(argc < 2 ? stderr : stdout);
                 return argc < 2 ? STK_EXIT_USAGE : 0;
@@ -102,6 +107,12 @@ int main(int argc, char **argv)
                 return cli_approvals(argc - 1, argv + 1);
         if (streq(argv[1], "caches"))
                 return cli_caches(argc - 1, argv + 1);
+        if (streq(argv[1], "mcp"))
+                return cli_mcp(argc - 1, argv + 1);
+        if (streq(argv[1], "serve"))
+                return cli_serve(argc - 1, argv + 1);
+        if (streq(argv[1], "sh"))
+                return cli_sh(argc - 1, argv + 1, "/bin/sh");
         if (streq(argv[1], "compare"))
                 return cli_compare(argc - 1, argv + 1);
         if (streq(argv[1], "log"))

@@ -42,6 +42,12 @@ extern const char os_backend[];
  * included, which is what no_new_privs protects on Linux. */
 int os_child_confine(pid_t supervisor);
 
+/* A worker forked by a server (`stockade mcp`, `serve`: each command's
+ * supervisor): SIGKILL when the server dies, then a check it has not died
+ * already, so that a killed server leaves no supervisor behind (whose
+ * keeper then ends the command).  Portable: the check alone. */
+int os_die_with_parent(pid_t parent);
+
 /* The keeper (docs/ARCHITECTURE.md, Processes): make this process, the
  * supervisor's child, the reaper of everything the command starts, so that
  * however the supervisor dies, nothing outlives it.  Linux:

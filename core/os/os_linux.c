@@ -45,6 +45,13 @@ int os_child_confine(pid_t supervisor)
         return 0;
 }
 
+int os_die_with_parent(pid_t parent)
+{
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+                return -errno;
+        return getppid() == parent ? 0 : -ESRCH;
+}
+
 static int last_cap(void)
 {
         FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");

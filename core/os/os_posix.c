@@ -34,6 +34,11 @@ int os_child_confine(pid_t supervisor)
         return getppid() == supervisor ? 0 : -ESRCH;
 }
 
+int os_die_with_parent(pid_t parent)
+{
+        return getppid() == parent ? 0 : -ESRCH; /* no parent-death signal here */
+}
+
 int os_drop_capabilities(void)
 {
         return geteuid() == 0 || getuid() == 0 ? -EPERM : 0;

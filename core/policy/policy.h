@@ -162,6 +162,11 @@ struct core_policy_sources {
          * overrides every file's `workspace:` (CLI layer).  Otherwise it is
          * only the fallback when no file sets `workspace:`. */
         int workspace_from_cli;
+        /* Appended: the CLI layer's settings as a policy document (the run
+         * flags, the shell entry's bookkeeping directories), loaded after
+         * the project layer under the user layer's `overridable` rules.
+         * Its values are not expanded.  NULL: none. */
+        const char *cli_text;
         /* Appended: non-zero for a run on an agent's behalf (`stockade sh`,
          * `mcp`, `serve`): approval.tty auto then means off, since nobody
          * who typed the command watches the terminal. */

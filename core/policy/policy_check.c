@@ -99,10 +99,11 @@ bool pmay_loosen(const struct pfile *f, enum core_key k)
 {
         switch (f->layer) {
         case CORE_LAYER_USER:
+        case CORE_LAYER_CLI: /* the flags obey what the floor lets the user loosen (--workspace, --audit do not come here) */
                 return f->l->p->overridable_user & (1u << k);
         case CORE_LAYER_PROJECT:
                 return f->l->p->overridable_project & (1u << k);
-        default: /* builtin and system are the floor; the CLI is the user at the keyboard */
+        default: /* builtin and system are the floor */
                 return true;
         }
 }

@@ -521,6 +521,17 @@ static int set_cli(struct core_policy *p, char **dst, struct core_origin *dst_or
         return 0;
 }
 
+/* The CLI layer's document (core_policy_sources.cli_text). */
+static int load_cli_text(struct ploader *l, const char *text)
+{
+        struct pfile f = { .l = l, .layer = CORE_LAYER_CLI };
+
+        f.name = f.canon = pintern(l->p, CLI_ORIGIN);
+        if (!f.name)
+                return -ENOMEM;
+        return load_text(l, NULL, NULL, &f, text, strlen(text));
+}
+
 static int load_layers(struct ploader *l, const char *profile)
 {
         const struct core_policy_sources *src = l->src;
@@ -538,6 +549,8 @@ static int load_layers(struct ploader *l, const char *profile)
                 project = path_join(src->workspace, ".stockade.yaml");
                 r = project ? load_path(l, project, CORE_LAYER_PROJECT, true) : -ENOMEM;
         }
+        if (r >= 0 && src->cli_text)
+                r = load_cli_text(l, src->cli_text);
         /* The command line is the user at the keyboard: it wins over files. */
         if (r >= 0 && src->workspace_from_cli && src->workspace)
                 r = set_cli(p, &p->workspace, &p->workspace_origin, src->workspace);

@@ -53,7 +53,7 @@ struct core_audit {
         struct fold folds[FOLD_SLOTS];
 };
 
-static void make_run_id(char id[static 33])
+void core_make_run_id(char id[static 33])
 {
         unsigned char raw[16];
 
@@ -90,7 +90,7 @@ int core_audit_open(struct core_run *run, const char *path)
         int fd;
 
         if (!run->run_id[0])
-                make_run_id(run->run_id);
+                core_make_run_id(run->run_id);
         if (!path)
                 return 0;
         run->audit_state = calloc(1, sizeof(*run->audit_state));

@@ -238,6 +238,7 @@ int core_audit_open(struct core_run *run, const char *path);
 /* How records are printed: plain, and "/" as itself (json-c escapes it by
  * default, which no reader needs and grep on paths trips over). */
 #define CORE_AUDIT_JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+void core_make_run_id(char id[static 33]);
 int core_audit_record(struct core_run *run, const char *kind, struct json_object *fields);
 void core_audit_close(struct core_run *run);
 /* audit_sink.c: run->audit for a syslog or journal sink */
@@ -285,14 +286,35 @@ struct core_open_opts {
         const char *audit;              /* --audit FILE */
         bool file_alone;                /* check FILE: that file only, no user or project layer */
         enum core_broad broad_workspace; /* --allow-broad-workspace; doctor and check FILE skip the check */
+        const char *cli_layer;          /* the CLI layer's policy document (core_policy_sources.cli_text) */
         bool session;                   /* `stockade sh`, `mcp`, `serve`: an agent's run (approval.tty auto: off) */
 };
 int core_load_policy(const struct core_open_opts *o, struct core_policy **ret);
+int core_user_dir(char **ret);  /* the user layer's directory, NULL when HOME and XDG_CONFIG_HOME say none */
 int core_open_run(struct core_policy *p, struct core_run **ret);  /* 0 or an exit status */
+
+/* warm.c: a policy and its modules kept loaded across commands (`stockade
+ * mcp`, `serve`), each command still a run of its own. */
+struct core_file_id;
+struct core_warm {
+        struct core_open_opts opts;     /* as for core_load_policy; strings are the caller's */
+        struct core_policy *policy;
+        struct core_run *run;
+        struct core_file_id *ids;       /* every policy file read or that could be, as loaded */
+        size_t n_ids;
+        unsigned loads;                 /* how often the policy was (re)loaded: tests, bench */
+};
+/* The run for the next command: reloaded when a policy file changed, else
+ * refreshed (protected paths re-scanned, a new run id).  0 or an exit status. */
+int core_warm_get(struct core_warm *w, struct core_run **ret);
+/* In the fork that runs the command: an event loop of its own. */
+int core_warm_forked(struct core_run *run);
+void core_warm_done(struct core_warm *w);
 
 /* runcmd.c: the runtime API.  permission, pre-exec, supervise; returns the
  * command's exit status or one of stockade's own. */
 int core_run_command(struct core_run *run, char **argv, char **envp);
+int core_run_permitted(struct core_run *run, char **argv, char **envp); /* the rest, once permission said ALLOW */
 int core_permission(struct core_run *run, char **argv, bool ask, enum stk_verdict *ret_v, const char **ret_decider);
 int core_egress_decide(struct core_run *run, const struct stk_egress *e, enum stk_verdict *ret_v,
                        const char **ret_decider);

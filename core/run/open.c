@@ -20,11 +20,26 @@ static int absolute_dir(const char *path, char **ret)
         return 0;
 }
 
+/* $XDG_CONFIG_HOME/stockade, else ~/.config/stockade; *ret NULL with
+ * neither set (then there is no user layer). */
+int core_user_dir(char **ret)
+{
+        const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+        int r = 0;
+
+        *ret = NULL;
+        if (xdg && xdg[0] == '/')
+                r = asprintf(ret, "%s/stockade", xdg);
+        else if (home && home[0] == '/')
+                r = asprintf(ret, "%s/.config/stockade", home);
+        return r < 0 ? -ENOMEM : 0;
+}
+
 /* Fill the layer sources from the compiled-in paths and the environment. */
 int core_load_policy(const struct core_open_opts *o, struct core_policy **ret)
 {
         _cleanup_free_ char *ws = NULL, *cwd = NULL, *user_dir = NULL;
-        const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME"), *tmp = getenv("TMPDIR");
+        const char *home = getenv("HOME"), *tmp = getenv("TMPDIR");
         const char *files[] = { o->policy_file, NULL };
         int r;
 
@@ -34,11 +49,7 @@ int core_load_policy(const struct core_open_opts *o, struct core_policy **ret)
         r = absolute_dir(o->workspace ? o->workspace : cwd, &ws);
         if (r < 0)
                 return r;
-        if (xdg && xdg[0] == '/')
-                r = asprintf(&user_dir, "%s/stockade", xdg);
-        else if (home && home[0] == '/')
-                r = asprintf(&user_dir, "%s/.config/stockade", home);
-        if (r < 0)
+        if (core_user_dir(&user_dir) < 0)
                 return -ENOMEM;
         struct core_policy_sources src = {
                 .profile = o->profile ? o->profile : "default",
@@ -53,6 +64,7 @@ int core_load_policy(const struct core_open_opts *o, struct core_policy **ret)
                 .cli_audit = o->audit,
                 .files = o->policy_file ? files : NULL,
                 .broad_workspace = o->file_alone ? CORE_BROAD_SKIP : o->broad_workspace,
+                .cli_text = o->cli_layer,
                 .session = o->session,
         };
         return core_policy_load(&src, ret);

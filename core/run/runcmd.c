@@ -155,16 +155,28 @@ int core_run_command(struct core_run *run, char **argv, char **envp)
 {
         enum stk_verdict v;
         const char *decider;
-        int r, status = STK_EXIT_SETUP;
+        int r = core_permission(run, argv, true, &v, &decider);
 
-        r = core_permission(run, argv, true, &v, &decider);
         if (r >= 0 && v != STK_ALLOW) {
                 fprintf(stderr, "stockade: denied by %s (profile %s): %s\n", decider, run->policy->profile, argv[0]);
                 audit_run(run, argv, STK_EXIT_DENIED, "denied");
                 return STK_EXIT_DENIED;
         }
-        if (r >= 0)
-                r = pre_exec(run, argv, envp);
+        if (r < 0) {
+                int status = r == -EKEYREJECTED ? STK_EXIT_INTEGRITY : STK_EXIT_SETUP;
+                core_log(STK_LOG_ERROR, "the sandbox could not be set up (%s); the command did not run", strerror(-r));
+                audit_run(run, argv, status, "setup-failed");
+                return status;
+        }
+        return core_run_permitted(run, argv, envp);
+}
+
+/* What follows an ALLOW of the permission phase (the MCP server decides in
+ * its own process, then runs this in a fork of it). */
+int core_run_permitted(struct core_run *run, char **argv, char **envp)
+{
+        int r = pre_exec(run, argv, envp), status = STK_EXIT_SETUP;
+
         if (r < 0) {
                 status = r == -EKEYREJECTED ? STK_EXIT_INTEGRITY : STK_EXIT_SETUP;
                 core_log(STK_LOG_ERROR, "the sandbox could not be set up (%s); the command did not run", strerror(-r));

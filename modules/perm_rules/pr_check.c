@@ -351,6 +351,16 @@ static bool option_has(const struct pr_word *w, size_t n, char c)
         return false;
 }
 
+/* alias, alias -p, alias NAME: prints definitions, defines none (a client's
+ * shell snapshot lists the aliases so: `alias | sed ... >> SNAPSHOT`). */
+static bool alias_only_prints(const struct pr_word *w, size_t n)
+{
+        for (size_t i = 1; i < n; i++)
+                if ((w[i].flags & PR_W_DYN) || strchr(w[i].text, '='))
+                        return false;
+        return true;
+}
+
 static void check_builtin(struct walk *k, const struct pr_word *w, size_t n)
 {
         const char *name = w[0].text;
@@ -358,7 +368,7 @@ static void check_builtin(struct walk *k, const struct pr_word *w, size_t n)
         if (strchr(name, '/'))
                 return;
         for (const struct builtin_rule *b = opaque_builtins; b->name; b++)
-                if (strcmp(name, b->name) == 0)
+                if (strcmp(name, b->name) == 0 && !(strcmp(name, "alias") == 0 && alias_only_prints(w, n)))
                         record_words(k, w, n, STK_ASK, b->why);
         if ((strcmp(name, "hash") == 0 && option_has(w, n, 'p')) ||
             ((strcmp(name, "mapfile") == 0 || strcmp(name, "readarray") == 0) && option_has(w, n, 'C')))
@@ -429,6 +439,25 @@ static void check_eval(struct walk *k, const struct pr_word *w, size_t n, int sh
         run_joined(k, w, n, i, shells, "eval runs a string built at run time");
 }
 
+/* "$HOME/F" or "${HOME}/F", the only expansion HOME (an assignment to
+ * HOME in the string is ASK of its own): the caller's $HOME, so the file is
+ * known; true when it is in trusted_sources (Claude Code's snapshot script
+ * sources "$HOME/.bashrc", read-only in the sandbox). */
+static bool trusted_home_source(struct walk *k, const char *text)
+{
+        const char *home = getenv("HOME"), *rest = NULL;
+        char path[4096];
+
+        if (strncmp(text, "$HOME/", 6) == 0)
+                rest = text + 5;
+        else if (strncmp(text, "${HOME}/", 8) == 0)
+                rest = text + 7;
+        if (!rest || !home || home[0] != '/' || strpbrk(rest, "$`\\*?[") ||
+            snprintf(path, sizeof(path), "%s%s", home, rest) >= (int) sizeof(path))
+                return false;
+        return pr_rules_trusted(k->rules, path);
+}
+
 /* source FILE / . FILE: a file of the workspace is the sandbox's business
  * and is judged as the command it is (like `sh ./build.sh`); a file in the
  * client's trusted_sources (its shell snapshot) is no command at all.  A
@@ -441,6 +470,10 @@ static bool check_source(struct walk *k, const struct pr_word *w, size_t n)
 
         if (i < n && strcmp(w[i].text, "--") == 0 && !(w[i].flags & PR_W_DYN))
                 i++;
+        if (i < n && (w[i].flags & PR_W_DYN) && trusted_home_source(k, w[i].text)) {
+                record_words(k, w, n, STK_ALLOW, "trusted_sources");
+                return false;
+        }
         if (i >= n || (w[i].flags & PR_W_DYN)) {
                 record_words(k, w, n, STK_ASK, "source runs a file named at run time");
                 return false;

@@ -45,6 +45,10 @@ for f in bin/stockade \
 done
 S=$P/bin/stockade
 check_output "installed stockade --version" '^stockade [0-9]' "$S" --version
+# The shell entry's names (stockade-sh(1), issue 16).
+for l in stockade-sh stockade-bash; do
+        check_output "installed $l is the shell entry" 'only `sh -c STRING`' "$P/bin/$l" script.sh
+done
 
 # --- pkg-config --------------------------------------------------------------
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
