@@ -253,6 +253,8 @@ static const struct keyed_case keyed_cases[] = {
         { "env.deny", TIGHTENS, "settings:\n  env: { deny: [AWS_*] }\n", NULL },
         { "env.allow", LOOSENS, "settings:\n  env: { allow: [AWS_SECRET_ACCESS_KEY] }\n", NULL },
         { "network.proxy_port", LOOSENS, "settings:\n  network: { proxy_port: 3128 }\n", NULL },
+        /* the floor sets none: off; shared caches are the user's choice (issue 15) */
+        { "caches", LOOSENS, "settings:\n  caches: shared\n", NULL },
         /* who answers questions: never a repository's choice */
         { "approval.exec", NEVER, "settings:\n  approval: { exec: /bin/true }\n",
           "\"approval.exec\" in the project layer" },
