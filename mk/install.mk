@@ -94,7 +94,7 @@ uninstall:
 	@for d in $(INSTALL_DIRS); do [ -d "$(DESTDIR)$$d" ] && rmdir "$(DESTDIR)$$d" 2>/dev/null || true; done
 
 # Packaging as distributions build it (mk/distcheck.sh): debian/ with
-# lintian and its autopkgtests, the rpm spec.  CI runs it after `make check`.
+# lintian and its autopkgtests, the rpm spec.  Not part of `make check` or .ci/run.
 .PHONY: distcheck
 distcheck:
 	@sh mk/distcheck.sh
