@@ -123,6 +123,7 @@ void gitcfg_run_done(struct gitcfg_run *run);
  * root with no repository: only the system and global files then). */
 struct gitcfg_repo {
         const char *top, *gitdir, *common;
+        bool *hooks_path;       /* out, may be NULL: set where a file git reads sets core.hooksPath */
 };
 
 /* The paths beneath the roots that the repository's effective

@@ -83,6 +83,11 @@ struct protect_scan {
 
         /* What git's config files name (protect_git_config). */
         struct gitcfg_run gitcfg;
+
+        /* The tops of the repositories whose next host git can run hooks
+         * (hooks_can_run): only there do the hook runners' configs name
+         * code git runs (protect_names). */
+        char **hooks_live;
 };
 
 /* A repository as git would see it from `root` (find_repo). */
@@ -102,6 +107,7 @@ static void git_repo_done(struct git_repo *g)
 static void protect_scan_done(struct protect_scan *s)
 {
         strv_free(s->paths);
+        strv_free(s->hooks_live);
         gitcfg_run_done(&s->gitcfg);
         free(s->env.home);
         free(s->env.xdg);
@@ -525,6 +531,40 @@ static int protect_nested_runners(struct protect_scan *s, const char *top)
         return r;
 }
 
+/* Whether the common dir's hooks/ holds a hook: anything but git's own
+ * *.sample files (a runner's `install` puts its script there).  One that
+ * cannot be read counts as holding one. */
+static bool hook_name(const char *n)
+{
+        size_t len = strlen(n);
+
+        return !streq(n, ".") && !streq(n, "..") && !(len >= 7 && streq(n + len - 7, ".sample"));
+}
+
+static bool hooks_installed(const struct git_repo *g)
+{
+        _cleanup_free_ char *hooks = join(g->common, "hooks");
+        DIR *d = hooks ? opendir(hooks) : NULL;
+        struct dirent *e;
+        bool found = false;
+
+        if (!d)
+                return !hooks || errno != ENOENT;
+        errno = 0;
+        while (!found && (e = readdir(d)))
+                found = hook_name(e->d_name);
+        found = found || errno != 0;
+        closedir(d);
+        return found;
+}
+
+/* top's next host git can run hooks: the hook runners' configs there
+ * name code it runs (protect_names). */
+static int hooks_live(struct protect_scan *s, const char *top)
+{
+        return strv_contains((const char *const *) s->hooks_live, top) ? 0 : strv_push(&s->hooks_live, top);
+}
+
 /* What the git config files of the repository at top name as code in a
  * writable root (protect_git.c: core.hooksPath, filters, includes...); g
  * NULL where top holds none (the system and global files still name
@@ -532,7 +572,9 @@ static int protect_nested_runners(struct protect_scan *s, const char *top)
  * that cannot be read or parsed keeps the gitdir read-only as a whole. */
 static int protect_git_config(struct protect_scan *s, const char *top, const struct git_repo *g)
 {
-        struct gitcfg_repo repo = { .top = top, .gitdir = g ? g->gitdir : NULL, .common = g ? g->common : NULL };
+        bool hooks_path = false;
+        struct gitcfg_repo repo = { .top = top, .gitdir = g ? g->gitdir : NULL, .common = g ? g->common : NULL,
+                                    .hooks_path = &hooks_path };
         _cleanup_strv_ char **found = NULL;
         int r = resolve_env(s);
 
@@ -548,6 +590,8 @@ static int protect_git_config(struct protect_scan *s, const char *top, const str
                 r = scan_add(s, found[i]) < 0 ? -ENOMEM : r;
         if (r >= 0 && g)
                 r = protect_nested_runners(s, top) < 0 ? -ENOMEM : r;
+        if (r >= 0 && g && (r == 1 || hooks_path || hooks_installed(g)))
+                r = hooks_live(s, top) < 0 ? -ENOMEM : r;
         return r == 1 && g ? protect_whole(s, g) : r < 0 ? r : 0;
 }
 
@@ -581,6 +625,8 @@ static int protect_repo(struct protect_scan *s, const char *root)
         if (r < 0)
                 return r;
         r = protect_gitdir(s, &g);
+        if (r == 1 && hooks_live(s, root) < 0) /* unreadable: its hooks cannot be looked at */
+                return -ENOMEM;
         return r < 0 ? r : protect_git_config(s, root, r == 1 ? NULL : &g);
 }
 
@@ -749,15 +795,23 @@ static int resolve_env(struct protect_scan *s)
         return 0;
 }
 
+/* The built-in names at dir, and the hook runners' configs: those name
+ * what git's hooks run, so every name, missing ones too (uncreatable),
+ * where dir's next host git can run a hook; elsewhere only the ones that
+ * exist (the configs the user may yet install hooks for), since a mount
+ * for each of ~80 missing names is most of a run's start-up (bench/startup)
+ * and guards nothing: no hook is there to read them, and the command
+ * cannot add one (.git/hooks and core.hooksPath are protected). */
 static int protect_names(struct protect_scan *s, const char *dir)
 {
+        bool live = strv_contains((const char *const *) s->hooks_live, dir);
         int r = 0;
 
         for (size_t k = 0; r >= 0 && protect_defaults[k]; k++)
                 r = scan_add_joined(s, dir, protect_defaults[k]);
-        /* the hook runners' configs: they name what git's hooks run */
         for (size_t k = 0; r >= 0 && gitcfg_runner_names[k]; k++)
-                r = scan_add_joined(s, dir, gitcfg_runner_names[k]);
+                r = live ? scan_add_joined(s, dir, gitcfg_runner_names[k])
+                         : scan_add_existing(s, dir, gitcfg_runner_names[k]);
         return r;
 }
 

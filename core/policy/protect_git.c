@@ -268,6 +268,8 @@ static int on_item(const struct gitcfg_item *it, void *userdata)
 
         if (gitcfg_classify(it->key, it->value, &rule) == GITCFG_INCLUDE)
                 return include(sc, it->value);
+        if (streq(it->key, "core.hookspath") && sc->repo->hooks_path)
+                *sc->repo->hooks_path = true;
         r = strv_push(&sc->entries, it->key);
         return r < 0 ? r : strv_push(&sc->entries, it->value ? it->value : "");
 }

@@ -121,20 +121,39 @@ run_case "a linked worktree as the workspace" \
         'git worktree add -q wt && git config core.hooksPath tools/hooks' \
         tools/hooks/pre-commit "" "git -C wt commit -q --allow-empty -m t" wt
 
-# --- the hook runners' names: exact, and uncreatable when missing ---------------
+# --- the hook runners' names --------------------------------------------------
+# Where a hook can run (one installed, as `lefthook install` does): every
+# name exact, and uncreatable when missing.
 fresh_repo "$T_TMP/names"
+printf '#!/bin/sh\nlefthook run pre-commit\n' > "$T_TMP/names/ws/.git/hooks/pre-commit"
+chmod +x "$T_TMP/names/ws/.git/hooks/pre-commit"
 for p in $PROFILES; do
         for f in lefthook.yml .lefthook.yml lefthook-local.yml .lintstagedrc.json lint-staged.config.js \
                  .commitlintrc.yml commitlint.config.js .simple-git-hooks.json .overcommit.yml .githooks/pre-commit; do
                 (cd "$T_TMP/names/ws" && "$STK" run --profile "$p" -- sh -c "mkdir -p \$(dirname $f); echo x > $f") \
                         >/dev/null 2>&1
                 if [ -f "$T_TMP/names/ws/$f" ]; then
-                        not_ok "$p: $f cannot be created"
+                        not_ok "$p: a hook installed: $f cannot be created"
                         rm -f "$T_TMP/names/ws/$f"
                 else
-                        ok "$p: $f cannot be created"
+                        ok "$p: a hook installed: $f cannot be created"
                 fi
         done
+done
+# Where none can (git's *.sample hooks only), a missing name is no code git
+# runs and costs no mount; one that exists stays read-only (the config the
+# user may yet install hooks for).
+fresh_repo "$T_TMP/nohook"
+echo 'pre-commit: {}' > "$T_TMP/nohook/ws/.lefthook.yml"
+for p in $PROFILES; do
+        (cd "$T_TMP/nohook/ws" && "$STK" run --profile "$p" -- sh -c 'echo x > lefthook.yml; echo x >> .lefthook.yml') \
+                >/dev/null 2>&1
+        check "$p: no hook installed: a missing runner config can be created" test -f "$T_TMP/nohook/ws/lefthook.yml"
+        check_output "$p: no hook installed: an existing runner config stays read-only" '^pre-commit:' \
+                cat "$T_TMP/nohook/ws/.lefthook.yml"
+        check_status "$p: no hook installed: an existing runner config is not appended to" 1 \
+                grep -q '^x$' "$T_TMP/nohook/ws/.lefthook.yml"
+        rm -f "$T_TMP/nohook/ws/lefthook.yml"
 done
 
 # --- fail closed ------------------------------------------------------------------

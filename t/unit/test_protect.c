@@ -376,6 +376,11 @@ static void want_in(char ***v, const char *dir, const char *const *names)
 static void want_defaults(char ***v, const char *dir)
 {
         want_in(v, dir, defaults);
+}
+
+/* The hook runners' configs, every name: where a hook can run. */
+static void want_runners(char ***v, const char *dir)
+{
         want_in(v, dir, gitcfg_runner_names);
 }
 
@@ -870,6 +875,56 @@ static void test_protect_names(void)
         tree_done();
 }
 
+/* The hook runners' configs name what git's hooks run: every name (missing
+ * ones uncreatable) where the next host git can run a hook (one installed
+ * in .git/hooks, a core.hooksPath, a gitdir that cannot be read), and only
+ * the ones that exist elsewhere (git's *.sample hooks run nothing). */
+/* What a surfaces run protects in ws: the gitdir's surfaces, the built-in
+ * names, and every runner name (live) or only ws/lefthook.yml. */
+static char **want_gate(bool live)
+{
+        char **w = want(live ? NULL : "ws/lefthook.yml", NULL);
+
+        want_in(&w, "ws/.git", surfaces);
+        want_defaults(&w, "ws");
+        if (live)
+                want_runners(&w, "ws");
+        return w;
+}
+
+static void test_runner_gate(void)
+{
+        struct pol x;
+
+        tree_new();
+        unsetenv("GIT_CONFIG_GLOBAL");
+        unsetenv("GIT_CONFIG_SYSTEM");
+        repo("ws");
+        put("ws/.git/hooks/pre-commit.sample", "#!/bin/sh\n");
+        put("ws/lefthook.yml", "");
+        pol_init(&x, CORE_GIT_SURFACES, true);
+        pol_write(&x, "ws");
+        check_run(&x, 0, want_gate(false), "only *.sample hooks: the runner configs that exist");
+
+        put("ws/.git/hooks/pre-commit", "#!/bin/sh\nlefthook run pre-commit\n");
+        check_run(&x, 0, want_gate(true), "an installed hook: every runner name");
+
+        CU_ASSERT(unlink(at("ws/.git/hooks/pre-commit")) == 0);
+        put("ws/.git/config", "[core]\n\thooksPath = /nowhere\n");
+        check_run(&x, 0, want_gate(true), "a core.hooksPath outside the roots: every runner name");
+
+        put("ws/.git/config", "[core]\n\tbare = false\n");
+        check_run(&x, 0, want_gate(false), "the hooksPath gone: the runner configs that exist");
+
+        x.p.git = CORE_GIT_OFF;
+        {
+                char **w = want("ws/lefthook.yml", NULL);
+                want_defaults(&w, "ws");
+                check_run(&x, 0, w, "git: off: the runner configs that exist");
+        }
+        tree_done();
+}
+
 /* stockade's own files (protect_control.c, issue 13 §1) wherever a root
  * holds them, whatever git and protect_defaults say; a stack that builds
  * no sandbox (full-access) gets none; a root of "/" holds them all. */
@@ -956,6 +1011,7 @@ static void test_git_config(void)
         want_in(&w, "ws/.git", surfaces);
         want_in(&w, "ws/vendor/lib/.git", surfaces);
         want_defaults(&w, "ws");
+        want_runners(&w, "ws"); /* its core.hooksPath: hooks run there */
         check_run(&x, 0, w, "surfaces, protect_defaults: true");
 
         /* junk in a config: that gitdir whole, one warning, the run goes on */
@@ -988,6 +1044,7 @@ UNIT_SUITE(test_protect,
            UNIT_TEST(test_bound_directories),
            UNIT_TEST(test_bound_repositories),
            UNIT_TEST(test_home),
+           UNIT_TEST(test_runner_gate),
            UNIT_TEST(test_protect_names),
            UNIT_TEST(test_control),
            UNIT_TEST(test_git_config))
