@@ -228,6 +228,7 @@ int core_plan_final_argv(const struct core_plan *p, char *const *inner, char ***
 uint32_t core_required_covers(const struct stk_settings *s);
 int core_covers_describe(uint32_t bits, char *buf, size_t size);
 int core_coverage_check(const struct core_run *run);
+int core_coverage_unclaimed(const struct core_run *run); /* 0, or STK_EXIT_POLICY with the settings said */
 
 /* audit.c */
 int core_audit_open(struct core_run *run, const char *path);

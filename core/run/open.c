@@ -93,6 +93,9 @@ int core_open_run(struct core_policy *p, struct core_run **ret)
                 *ret = core_run_free(*ret);
                 return exit_for_setup_error(r);
         }
-        return 0;
+        r = core_coverage_unclaimed(*ret);
+        if (r != 0)
+                *ret = core_run_free(*ret);
+        return r;
 }
 

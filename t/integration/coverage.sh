@@ -1,8 +1,10 @@
 #!/bin/sh
 # Fail closed on coverage (core/run/coverage.c), setting by setting: for
 # each setting, the covers it requires; a stack that claims all of them but
-# one is refused naming exactly that one, and the command does not run;
-# claiming all of them, it runs.  The claims are t_scripted's (covers:),
+# one is refused naming exactly that one and the setting, as the policy's
+# error (241, before anything runs: issue 13 §6), and the command does not
+# run; claiming all of them, it runs.  A line that claims a cover and
+# cannot give it on this machine is the machine's (242).  The claims are t_scripted's (covers:),
 # so only the core's bookkeeping is under test (issue 20: dropping a
 # setting's cover from the required set passed every test).
 . "$(dirname "$0")/../lib.sh"
@@ -39,8 +41,9 @@ case_of() {
                 rest=$(echo "$@" | tr ' ' '\n' | grep -vx "$c" | paste -sd, -)
                 policy "$settings" "$rest"
                 run_touch; st=$?
-                if [ "$st" = "$STK_EXIT_SETUP" ] && [ ! -e "$W/ran" ] &&
-                   grep -q "no module in the stack enforced: $c; refusing to run" "$T_TMP/out"; then
+                if [ "$st" = "$STK_EXIT_POLICY" ] && [ ! -e "$W/ran" ] &&
+                   grep -q "error: [a-z_.]*\(: [a-z]*\)\{0,1\} requires $c enforced, and no line of profile .* enforces it" \
+                        "$T_TMP/out"; then
                         ok "$name: without $c, refused naming it"
                 else
                         not_ok "$name: without $c, refused naming it" \
@@ -76,3 +79,23 @@ policy "  private_tmp: false
 run_touch; st=$?
 [ "$st" = 0 ] && [ -e "$W/ran" ] && ok "write listed best_effort: it runs without" ||
         not_ok "write listed best_effort: it runs without" "status $st: $(tail -c 300 "$T_TMP/out" | tr '\n' ' ')"
+
+# The machine's, not the policy's: a line that claims every cover but cannot
+# give them here (its probe fails; its hook fails under optional) is 242,
+# from check and from run, and the command does not run.
+policy "  private_tmp: false
+  network: { mode: on }" "write,metadata,process,ipc,proc"
+sed -i 's/covers: \[\(.*\)\] }/covers: [\1], probe_fail: true }/; s/control: required/control: optional/' "$P"
+"$STK" check --policy "$P" --workspace "$W" > "$T_TMP/out" 2>&1; st=$?
+[ "$st" = "$STK_EXIT_SETUP" ] && grep -q "no module in the stack can enforce write, .* on this machine" "$T_TMP/out" &&
+        ok "a claiming line whose probe fails: check says 242, the machine's" ||
+        not_ok "a claiming line whose probe fails: check says 242, the machine's" "status $st: $(tail -c 300 "$T_TMP/out" | tr '\n' ' ')"
+policy "  private_tmp: false
+  network: { mode: on }" "write,metadata,process,ipc,proc"
+sed -i 's/covers: \[\(.*\)\] }/covers: [\1], result: error }/; s/control: required/control: optional/' "$P"
+run_touch; st=$?
+[ "$st" = "$STK_EXIT_SETUP" ] && [ ! -e "$W/ran" ] &&
+   grep -q "t_scripted .*pre-exec failed" "$T_TMP/out" && grep -q "the sandbox could not be set up" "$T_TMP/out" &&
+        ok "a claiming line whose hook fails (optional): run refuses with 242, the command did not run" ||
+        not_ok "a claiming line whose hook fails (optional): run refuses with 242, the command did not run" \
+                "status $st, ran $(ls "$W/ran" 2>/dev/null): $(tail -c 300 "$T_TMP/out" | tr '\n' ' ')"

@@ -38,8 +38,9 @@ fi
 
 policy "" pre-exec:fs_bwrap
 run_touch; st=$?
-if [ "$st" = "$STK_EXIT_SETUP" ] && [ ! -e "$T_WS/ran" ] &&
-   grep -q 'no module in the stack enforced: net_unix; refusing to run' "$T_TMP/out"; then
+if [ "$st" = "$STK_EXIT_POLICY" ] && [ ! -e "$T_WS/ran" ] &&
+   grep -q 'network.mode: off requires net_unix enforced, and no line of profile .* enforces it: add a line of net_seccomp' \
+        "$T_TMP/out"; then
         ok "network off, fs_bwrap without net_seccomp: refused naming net_unix, the command did not run"
 else
         not_ok "network off, fs_bwrap without net_seccomp: refused naming net_unix" \
