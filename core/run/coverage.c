@@ -60,7 +60,8 @@ static const struct cover_source {
         const char *enforcer;   /* what would enforce it */
 } cover_sources[] = {
         { STK_COVER_WRITE, "write", "fs_bwrap or fs_landlock (pre-exec)" },
-        { STK_COVER_METADATA, "write", "fs_bwrap, or fs_guard (in-sandbox) beside fs_landlock" },
+        { STK_COVER_METADATA, "write",
+          "fs_bwrap, or beside fs_landlock \"{ phase: in-sandbox, control: required, module: fs_guard }\"" },
         { STK_COVER_PROCESS, "write", "fs_bwrap or fs_landlock (pre-exec)" },
         { STK_COVER_IPC, "write", "fs_bwrap, or net_seccomp (in-sandbox)" },
         { STK_COVER_PROC_OTHERS, "write", "fs_bwrap (its PID namespace)" },
@@ -70,7 +71,7 @@ static const struct cover_source {
         { STK_COVER_NET_TCP, "network.mode", "fs_bwrap, fs_landlock or net_seccomp" },
         { STK_COVER_NET_OTHER, "network.mode", "fs_bwrap, or net_seccomp (in-sandbox)" },
         { STK_COVER_NET_ABSTRACT, "network.mode", "fs_bwrap or fs_landlock (pre-exec)" },
-        { STK_COVER_NET_UNIX, "network.mode: off", "net_seccomp (in-sandbox)" },
+        { STK_COVER_NET_UNIX, "network.mode: off", "\"{ phase: in-sandbox, control: required, module: net_seccomp }\"" },
 };
 
 static const struct cover_source *cover_source(uint32_t bit)

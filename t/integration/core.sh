@@ -248,7 +248,7 @@ settings:
   git: whole
   protect_defaults: true
   network: { mode: on }
-  best_effort: [write, read_only, hide, private_tmp]
+  best_effort: [write, read_only, hide, private_tmp, metadata, process, ipc, proc]
 stack:
   - { phase: permission, control: required, module: t_scripted, args: { protected: true, marker: $M } }
 EOP

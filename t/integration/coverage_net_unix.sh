@@ -39,7 +39,7 @@ fi
 policy "" pre-exec:fs_bwrap
 run_touch; st=$?
 if [ "$st" = "$STK_EXIT_POLICY" ] && [ ! -e "$T_WS/ran" ] &&
-   grep -q 'network.mode: off requires net_unix enforced, and no line of profile .* enforces it: add a line of net_seccomp' \
+   grep -q 'network.mode: off requires net_unix enforced, and no line of profile .* enforces it: add a line of .*module: net_seccomp' \
         "$T_TMP/out"; then
         ok "network off, fs_bwrap without net_seccomp: refused naming net_unix, the command did not run"
 else

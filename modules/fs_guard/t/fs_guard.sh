@@ -74,8 +74,8 @@ check_status "stockade check refuses it too" 241 "$STK" check --policy "$T_TMP/o
 # It had guard_attr and guard_top on by default from net_seccomp: now it is
 # refused (metadata uncovered), with a message that names fs_guard.
 policy "$T_TMP/oldstack.yaml" "module: net_seccomp"
-check_status "old stack without fs_guard: refused (242)" 242 sbx_policy "$T_TMP/oldstack.yaml" true
-check_output "old stack: the refusal names metadata and fs_guard" 'enforced: metadata.*module: fs_guard' \
+check_status "old stack without fs_guard: refused as the policy's error (241)" 241 sbx_policy "$T_TMP/oldstack.yaml" true
+check_output "old stack: the refusal names metadata and fs_guard" 'requires metadata enforced.*module: fs_guard' \
         sbx_policy "$T_TMP/oldstack.yaml" true
 check_output "old stack: outside file never touched" '^644$' stat -c %a "$OUT/victim"
 # Accepting the gap is said in the policy, as for any cover bit.
