@@ -15,12 +15,18 @@ STK=${STK:-$STK_BUILD/stockade}
 T_NAME=$(basename "$0" .sh)
 # A build tree under /tmp (a fresh clone there) would put the fixtures under
 # the sandbox's private /tmp; /var/tmp is an ordinary read-only host path.
+# The base is this user's own (0700, checked: t/private_base.sh), so runs
+# of different users never share it; each script gets a fresh T_TMP in it.
+# The top of the tree: up from the script to where t/ has its helpers.
+T_TOP=$(cd "$(dirname "$0")" && while [ ! -f t/private_base.sh ] && [ "$PWD" != / ]; do cd ..; done && pwd)
+. "$T_TOP/t/private_base.sh"
 case $STK_BUILD in
-/tmp/*) T_BASE=/var/tmp/stockade-tests ;;
+/tmp/*) T_BASE=/var/tmp/stockade-tests-$(id -u) ;;
 *) T_BASE=$STK_BUILD/t/tmp ;;
 esac
-mkdir -p "$T_BASE"
-T_TMP=$(mktemp -d "$T_BASE/$T_NAME.XXXXXX")
+t_private_base "$T_BASE"
+T_TMP=$(mktemp -d "$T_BASE/$T_NAME.XXXXXX") || { echo "not ok - $T_NAME: no directory in $T_BASE" >&2; exit 2; }
+# Searchable like any fixture directory: the base keeps other users out.
 chmod 755 "$T_TMP"
 trap 't_cleanup' EXIT
 T_CLEANUP=":"  # each fixture appends "; kill PID"
@@ -65,6 +71,18 @@ check_output() {
         name=$1; pat=$2; shift 2
         "$@" >"$T_TMP/.out" 2>&1
         if grep -qE -- "$pat" "$T_TMP/.out"; then ok "$name"; else not_ok "$name" "no /$pat/ in: $(tail -c 300 "$T_TMP/.out" | tr '\n' ' ')"; fi
+}
+
+# t_reachable_dir: sets T_REACH, a fresh directory another local user can
+# search (0711), for the few fixtures a test runs as another user (serve.sh's
+# refused peer, deps.sh's make deps not as root): that user cannot enter
+# T_TMP, under this user's private base, and the base stays closed.  A
+# random name in the sticky /var/tmp (mktemp: nobody made it first);
+# removed at exit.  Put in it only what that user must reach.
+t_reachable_dir() {
+        T_REACH=$(mktemp -d /var/tmp/stockade-reach.XXXXXX) || { not_ok "a reachable directory in /var/tmp"; exit 2; }
+        chmod 711 "$T_REACH"
+        T_CLEANUP="$T_CLEANUP; rm -rf '$T_REACH'"
 }
 
 # t_helper NAME: a copy of build/t/helpers/NAME the sandbox can see (the

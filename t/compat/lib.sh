@@ -3,11 +3,13 @@
 # private), a fake HOME and XDG dirs there, and for `proxy` a local origin
 # on 127.0.0.1 that the proxy reaches through its resolve map.
 
+# The base is this user's own, checked (t/private_base.sh).
+. "$here/../private_base.sh"
 case ${STK_BUILD:-/tmp} in
-/tmp/*) CX_TOP=/var/tmp/stockade-compat ;;
+/tmp/*) CX_TOP=/var/tmp/stockade-compat-$(id -u) ;;
 *) CX_TOP=$STK_BUILD/t/tmp ;;
 esac
-mkdir -p "$CX_TOP"
+t_private_base "$CX_TOP"
 CX_BASE=$(mktemp -d "$CX_TOP/compat.XXXXXX") || exit 2
 chmod 755 "$CX_BASE"
 CX_PIDS=

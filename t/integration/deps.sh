@@ -9,7 +9,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 command -v make > /dev/null 2>&1 || { skip "deps" "no make"; exit 0; }
 command -v pkg-config > /dev/null 2>&1 || { skip "deps" "no pkg-config"; exit 0; }
 
-FAKE=$T_TMP/fake LOG=$T_TMP/pm.log
+# The fakes are in a reachable directory: make deps runs as stkuser below.
+t_reachable_dir
+FAKE=$T_REACH/fake LOG=$T_TMP/pm.log
 mkdir -p "$FAKE" "$T_TMP/nopc"
 : > "$LOG"
 for pm in apt-get dnf pacman apk dpkg-query sudo; do

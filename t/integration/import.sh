@@ -96,6 +96,16 @@ check "codex: written, the default profile loads it" "$STK" import codex "$FIX/c
 check_output "codex: ... (explain names the user file)" "$U/default.yaml:[0-9]+:[0-9]+ \(user\)" \
         "$STK" explain --workspace "$T_WS"
 
+# Nothing maps to something looser than the peer's setting (issue 20's
+# mutants import.full-access-writes-root, import.on-failure-never).
+printf 'sandbox_mode = "danger-full-access"\napproval_policy = "on-failure"\n' > "$T_TMP/loose.toml"
+"$STK" import codex --dry-run "$T_TMP/loose.toml" > "$T_TMP/loose" 2>&1
+sed -n '/^---$/,$p' "$T_TMP/loose" > "$T_TMP/loose.yaml"
+check_output "codex: danger-full-access is not imported, only named" 'danger-full-access": not imported' cat "$T_TMP/loose"
+check_status "codex: ... and the file it writes has no write roots" 1 grep -q '^  write:' "$T_TMP/loose.yaml"
+check_output "codex: on-failure asks (on-request): the command never reruns unsandboxed" '^  approval: on-request$' \
+        cat "$T_TMP/loose.yaml"
+
 # TOML errors: FILE:LINE:COL, status 241, nothing written
 toml_error() { # NAME TEXT PATTERN
         printf "$2" > "$T_TMP/e.toml"

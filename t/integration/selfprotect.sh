@@ -90,7 +90,7 @@ if [ "$(id -u)" = 0 ]; then
 else
         skip "a file of another user is refused" "needs root to give a file away"
 fi
-mkdir -p /var/tmp/stk-selfprotect.$$
-printf "$NOSBX" > /var/tmp/stk-selfprotect.$$/p.yaml
-check_status "a policy under the sticky /var/tmp is trusted" 0 "$STK" check /var/tmp/stk-selfprotect.$$/p.yaml
-rm -rf /var/tmp/stk-selfprotect.$$
+# A fresh directory (mktemp: no name another user could have made first).
+sticky=$(mktemp -d /var/tmp/stk-selfprotect.XXXXXX) && T_CLEANUP="$T_CLEANUP; rm -rf '$sticky'"
+printf "$NOSBX" > "$sticky/p.yaml"
+check_status "a policy under the sticky /var/tmp is trusted" 0 "$STK" check "$sticky/p.yaml"

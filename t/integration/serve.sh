@@ -10,7 +10,10 @@ t_make_home
 t_make_workspace
 export HOME="$T_HOME" XDG_CONFIG_HOME="$T_TMP/xdg"
 C="$(cd "$(dirname "$0")/serve" && pwd)/client.py"
-SOCK="$T_TMP/run/s.sock"
+# The socket's directory is in a reachable one: the refused-peer check below
+# runs a client as another user, who must get as far as the socket.
+t_reachable_dir
+RUN=$T_REACH/run SOCK=$T_REACH/run/s.sock
 DENIED='Read-only file system|Permission denied'
 
 start_server() { # start_server ARGS...: the server, stopped at the end
@@ -25,7 +28,7 @@ call() { (cd "$T_WS" && timeout 60 python3 "$C" "$SOCK" -- "$@"); }
 start_server
 check "the socket appears" test -S "$SOCK"
 check_output "the socket is 0600" '^600$' stat -c %a "$SOCK"
-check_output "its directory is 0700" '^700$' stat -c %a "$T_TMP/run"
+check_output "its directory is 0700" '^700$' stat -c %a "$RUN"
 check_output "a command writes to the client's own stdout" '^hello$' call sh -c 'echo hello'
 check_status "its exit status comes back" 7 call sh -c 'exit 7'
 check "a write in the workspace lands on the host" call sh -c 'echo w > served.txt'
@@ -43,7 +46,7 @@ check_output "the server still answers" '^after$' call echo after
 
 # Another uid may not connect: the directory keeps it out, SO_PEERCRED too.
 if id stkuser >/dev/null 2>&1; then
-        chmod 711 "$T_TMP/run"  # let stkuser reach the socket itself: SO_PEERCRED must stop it
+        chmod 711 "$RUN"  # let stkuser reach the socket itself: SO_PEERCRED must stop it
         chmod 666 "$SOCK"
         su stkuser -s /bin/sh -c "python3 -c \"
 import socket,sys
@@ -52,7 +55,7 @@ socket.send_fds(s,[b'{\\\"argv\\\":[\\\"touch\\\",\\\"$T_WS/by-stkuser\\\"],\\\"
 print('reply', repr(s.recv(100)))\"" > "$T_TMP/peer.out" 2>&1
         check_output "another uid's connection is closed without an answer" "^reply b''|BrokenPipeError|ConnectionResetError" cat "$T_TMP/peer.out"
         check_status "... and ran nothing" 1 test -e "$T_WS/by-stkuser"
-        chmod 700 "$T_TMP/run"; chmod 600 "$SOCK"
+        chmod 700 "$RUN"; chmod 600 "$SOCK"
 else
         skip "another uid may not connect" "no stkuser"
 fi
