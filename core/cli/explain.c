@@ -292,15 +292,20 @@ int cli_explain(int argc, char **argv)
         struct core_policy *p = NULL;
         struct core_run *run = NULL;
         struct json_object *j;
-        int i = cli_parse(argc, argv, &o), status;
+        int i = cli_parse(argc, argv, CLI_EXPLAIN, &o), status;
 
         if (o.help || i < 0) {
-                printf("usage: stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--json] [--details]\n"
-                       "                        [-- CMD...]\n");
+                if (o.help)
+                        cli_usage(stdout, CLI_EXPLAIN);
+                else
+                        cli_usage_hint(CLI_EXPLAIN);
+                cli_opts_done(&o);
                 return o.help ? 0 : STK_EXIT_USAGE;
         }
-        if (core_load_policy(&o.open, &p) < 0)
+        if (core_load_policy(&o.open, &p) < 0) {
+                cli_opts_done(&o);
                 return STK_EXIT_POLICY;
+        }
         status = core_open_run(p, &run);
         if (status == 0) {
                 j = explain_json(run, argv + i, o.details);
@@ -313,5 +318,6 @@ int cli_explain(int argc, char **argv)
         }
         core_run_free(run);
         core_policy_free(p);
+        cli_opts_done(&o);
         return status;
 }

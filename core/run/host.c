@@ -157,7 +157,7 @@ static int host_audit(struct stk_ctx *ctx, const char *kind, const char *json_fi
 {
         struct json_object *o;
 
-        if (!ctx->run->audit)
+        if (!ctx->run->audit && !ctx->run->result)
                 return 0; /* no log: do not parse what would be dropped (a proxy audits every connection) */
         o = json_fields ? json_tokener_parse(json_fields) : json_object_new_object();
         if (!o || !json_object_is_type(o, json_type_object)) {
