@@ -138,6 +138,10 @@ struct core_run {
         struct core_freeze frozen;
         int asks_refused;               /* questions denied or unanswered (stack.c, approval.ask_limit) */
         bool ask_limit_said;
+        /* ABI 1.7 host->client_confirm: set by an agent server whose client
+         * can be asked (stockade mcp), NULL elsewhere and in the worker. */
+        int (*client_confirm)(void *data, const char *message, int timeout_ms);
+        void *client_confirm_data;
 };
 
 /* A module slot the core may read: inside the size the module was built with. */
