@@ -97,6 +97,8 @@ static void approval_json(struct json_object *s, const struct core_policy *p)
         json_object_object_add(s, "approval_webhook", scalar_json(p->approval_webhook, &p->approval_webhook_origin));
         json_object_object_add(s, "approval_tty", scalar_json(core_approval_tty_name(p->approval_tty),
                                                               &p->approval_tty_origin));
+        json_object_object_add(s, "approval_mcp", scalar_json(p->approval_mcp ? "on" : "off",
+                                                              &p->approval_mcp_origin));
         snprintf(limit, sizeof(limit), "%d", p->approval_ask_limit);
         json_object_object_add(s, "approval_ask_limit", scalar_json(limit, &p->approval_ask_limit_origin));
 }

@@ -147,6 +147,10 @@ struct core_run {
         struct json_object *result;
         /* Calls the supervisor answered with a refusal (notify.c), by errno. */
         unsigned denied_eperm, denied_eacces, denied_erofs, denied_other;
+        /* ABI 1.7 host->client_confirm: set by an agent server whose client
+         * can be asked (stockade mcp), NULL elsewhere and in the worker. */
+        int (*client_confirm)(void *data, const char *message, int timeout_ms);
+        void *client_confirm_data;
 };
 
 /* A module slot the core may read: inside the size the module was built with. */

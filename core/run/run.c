@@ -324,6 +324,7 @@ int core_settings_build(const struct core_policy *p, struct core_settings *s)
                 .approval_exec = p->approval_exec,
                 .approval_webhook = p->approval_webhook,
                 .approval_tty = core_approval_tty_asks(p),
+                .approval_mcp = p->approval_mcp,
         });
         return 0;
 }
