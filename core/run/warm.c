@@ -152,6 +152,14 @@ static int refresh(struct core_run *run)
         run->settings = fresh;
         run->protected_paths = strv_free(run->protected_paths);
         core_make_run_id(run->run_id);
+        /* A run's own counts start again with each command: the questions
+         * refused under approval.ask_limit (three denied calls of an MCP
+         * session refused the fourth unasked, found by a helper), and the
+         * supervisor's refusals and the timeout of `run`. */
+        run->asks_refused = 0;
+        run->ask_limit_said = false;
+        run->timed_out = false;
+        run->denied_eperm = run->denied_eacces = run->denied_erofs = run->denied_other = 0;
         return 0;
 }
 

@@ -219,17 +219,16 @@ for bad_answer, what in (({"result": {"action": "accept"}}, "accept without cont
                          ({"result": {"action": "accept", "content": {"approve": "yes"}}}, "approve not a boolean"),
                          ({"result": {"action": "sure"}}, "an unknown action"),
                          ({"error": {"code": -32601, "message": "no"}}, "a JSON-RPC error")):
-    # a server each: a warm run stops asking after approval.ask_limit refusals
-    s.close()
-    s = Server("--workspace", WS, "--profile", "agent")
-    s.init(caps={"elicitation": {}})
+    # the same server: approval.ask_limit counts one command's refusals,
+    # and each call is a command of its own (the fourth on was refused
+    # unasked before)
     asked, r = asked_run(s, lambda m, a=bad_answer: a, command=ASK_CMD)
     report(asked and sc(r).get("verdict") == "deny" and "approval_mcp" in sc(r).get("decided_by", ""),
            "approval_mcp: a malformed answer (%s) is a deny" % what, r)
 asked, r = asked_run(s, lambda m: {"result": {"action": "always"}}, command=ASK_CMD)
 report(approvals_store() == "", "approval_mcp: nothing is saved to the approvals store", approvals_store())
 s.close()
-err_text = s.p.stderr.read().decode(errors="replace")  # the last server: its answer was malformed
+err_text = s.p.stderr.read().decode(errors="replace")  # the server: its answers were malformed
 report("malformed answer to elicitation/create" in err_text, "approval_mcp: a malformed answer is logged", err_text[-600:])
 
 # Without the capability, the question falls to the next approver: no tty here, so a deny.
