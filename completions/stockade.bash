@@ -28,6 +28,19 @@ _stockade()
         --policy|-P|--audit|-a|--html|--file|--json-file|--output)
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return ;;
+        --json|-j) # a FILE for run; a flag elsewhere
+                if [[ ${COMP_WORDS[1]} == run ]]; then
+                        COMPREPLY=($(compgen -f -- "$cur"))
+                        return
+                fi ;;
+        --write)
+                COMPREPLY=($(compgen -d -- "$cur"))
+                return ;;
+        --network)
+                COMPREPLY=($(compgen -W "off proxy" -- "$cur"))
+                return ;;
+        --allow-domain|--allow-env|--timeout)
+                return ;;
         --socket|-s)
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return ;;
@@ -43,12 +56,12 @@ _stockade()
         fi
         case $cmd in
         run)
-                COMPREPLY=($(compgen -W "--profile --policy --workspace --allow-broad-workspace --audit --verbose --help --" -- "$cur")) ;;
+                COMPREPLY=($(compgen -W "--profile --policy --workspace --allow-broad-workspace --write --read-only --network --allow-domain --allow-env --timeout --json --audit --verbose --help --" -- "$cur")) ;;
         check)
-                [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--profile --help" -- "$cur")) ||
+                [[ $cur == -* ]] && COMPREPLY=($(compgen -W "--profile --policy --workspace --allow-broad-workspace --write --read-only --network --allow-domain --allow-env --verbose --help" -- "$cur")) ||
                         COMPREPLY=($(compgen -f -- "$cur")) ;;
         explain)
-                COMPREPLY=($(compgen -W "--profile --policy --workspace --allow-broad-workspace --json --details --help --" -- "$cur")) ;;
+                COMPREPLY=($(compgen -W "--profile --policy --workspace --allow-broad-workspace --write --read-only --network --allow-domain --allow-env --audit --json --details --verbose --help --" -- "$cur")) ;;
         doctor)
                 COMPREPLY=($(compgen -W "--json --policy --verbose --help" -- "$cur")) ;;
         approvals)

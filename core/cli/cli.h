@@ -1,15 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "run/core.h"
 
 struct cli_opts {
         struct core_open_opts open;     /* what policy, for what workspace */
-        bool json, help, details;
+        bool json, help, details;       /* explain's --json, --details */
+        const char *json_file;          /* run --json FILE */
+        int timeout_s;                  /* run --timeout; 0: none */
+        /* the CLI layer (cli_layer.c): --write, --allow-domain,
+         * --allow-env, --network, --read-only, and its document */
+        char **write, **allow_domain, **allow_env;
+        const char *network;
+        bool read_only;
+        char *layer_text;
 };
 
-int cli_parse(int argc, char **argv, struct cli_opts *o);
+enum cli_cmd { CLI_RUN, CLI_CHECK, CLI_EXPLAIN };
+int cli_parse(int argc, char **argv, enum cli_cmd cmd, struct cli_opts *o);
+void cli_opts_done(struct cli_opts *o);
+void cli_usage(FILE *f, enum cli_cmd cmd);
+void cli_usage_hint(enum cli_cmd cmd);                             /* to stderr */
 int cli_check_one(const struct cli_opts *o);                       /* 0 or an exit status */
 int cli_explain(int argc, char **argv);
 int cli_approvals(int argc, char **argv);                          /* approvals_cmd.c */

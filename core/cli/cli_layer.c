@@ -22,7 +22,7 @@ static struct json_object *strv_json(char *const *v)
 
 bool cli_layer_empty(const struct cli_layer *c)
 {
-        return !c->write && !c->allow_domain && !c->allow_env && !c->network;
+        return !c->write && !c->allow_domain && !c->allow_env && !c->network && !c->read_only;
 }
 
 /* JSON is YAML's flow style, so json-c writes the document and quotes
@@ -48,6 +48,12 @@ int cli_layer_text(const struct cli_layer *c, char **ret)
                 if (c->allow_domain)
                         json_object_object_add(net, "allow", strv_json(c->allow_domain));
                 json_object_object_add(settings, "network", net);
+        }
+        /* The workspace is known once every layer is in: the one name of
+         * the CLI layer that is expanded (policy_expand.c, cli_value). */
+        if (c->read_only) {
+                char *ws[] = { (char *) "${WORKSPACE}", NULL };
+                json_object_object_add(settings, "read_only", strv_json(ws));
         }
         if (c->allow_env) {
                 struct json_object *env = json_object_new_object();

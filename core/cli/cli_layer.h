@@ -8,6 +8,7 @@ struct cli_layer {
         char **allow_domain;    /* --allow-domain NAME */
         char **allow_env;       /* --allow-env NAME */
         const char *network;    /* --network off|proxy */
+        bool read_only;         /* --read-only: the workspace a read-only island */
 };
 
 bool cli_layer_empty(const struct cli_layer *c);

@@ -97,6 +97,8 @@ static void approval_json(struct json_object *s, const struct core_policy *p)
         json_object_object_add(s, "approval_webhook", scalar_json(p->approval_webhook, &p->approval_webhook_origin));
         json_object_object_add(s, "approval_tty", scalar_json(core_approval_tty_name(p->approval_tty),
                                                               &p->approval_tty_origin));
+        json_object_object_add(s, "approval_mcp", scalar_json(p->approval_mcp ? "on" : "off",
+                                                              &p->approval_mcp_origin));
         snprintf(limit, sizeof(limit), "%d", p->approval_ask_limit);
         json_object_object_add(s, "approval_ask_limit", scalar_json(limit, &p->approval_ask_limit_origin));
 }
@@ -292,15 +294,20 @@ int cli_explain(int argc, char **argv)
         struct core_policy *p = NULL;
         struct core_run *run = NULL;
         struct json_object *j;
-        int i = cli_parse(argc, argv, &o), status;
+        int i = cli_parse(argc, argv, CLI_EXPLAIN, &o), status;
 
         if (o.help || i < 0) {
-                printf("usage: stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--json] [--details]\n"
-                       "                        [-- CMD...]\n");
+                if (o.help)
+                        cli_usage(stdout, CLI_EXPLAIN);
+                else
+                        cli_usage_hint(CLI_EXPLAIN);
+                cli_opts_done(&o);
                 return o.help ? 0 : STK_EXIT_USAGE;
         }
-        if (core_load_policy(&o.open, &p) < 0)
+        if (core_load_policy(&o.open, &p) < 0) {
+                cli_opts_done(&o);
                 return STK_EXIT_POLICY;
+        }
         status = core_open_run(p, &run);
         if (status == 0) {
                 j = explain_json(run, argv + i, o.details);
@@ -313,5 +320,6 @@ int cli_explain(int argc, char **argv)
         }
         core_run_free(run);
         core_policy_free(p);
+        cli_opts_done(&o);
         return status;
 }

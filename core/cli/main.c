@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stockade(1): the command line. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,14 +12,16 @@
 #include "os/os.h"
 #include "run/core.h"
 #include "util/util.h"
+#include "common/stk_time.h"
 
 extern char **environ;
 
 static void usage_main(FILE *f)
 {
         fprintf(f,
-                "usage: stockade run [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--audit FILE] [-v]\n"
-                "                    [--] CMD [ARG...]\n"
+                "usage: stockade run [--profile P | --policy FILE] [--workspace DIR] [--write DIR] [--read-only]\n"
+                "                    [--network off|proxy] [--allow-domain NAME] [--allow-env NAME] [--timeout SECONDS]\n"
+                "                    [--json FILE] [--audit FILE] [-v] [--] CMD [ARG...]   (stockade run --help)\n"
                 "       stockade check [--profile P | FILE...]\n"
                 "       stockade explain [--profile P] [--policy FILE] [--workspace DIR] [--allow-broad-workspace] [--json] [--details] [-- CMD...]\n"
                 "       stockade sh [OPTION...] -c STRING [ARG...]    (also as stockade-sh, stockade-bash)\n"
@@ -37,47 +41,87 @@ static void usage_main(FILE *f)
                 STK_EXIT_DENIED, STK_EXIT_POLICY, STK_EXIT_SETUP, STK_EXIT_INTEGRITY, STK_EXIT_USAGE);
 }
 
+/* run --json FILE: opened before anything runs, so that a bad FILE stops
+ * the run instead of losing its result; never the command's (CLOEXEC). */
+static int open_result(const char *file)
+{
+        int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
+
+        if (fd < 0)
+                fprintf(stderr, "stockade: --json %s: %s\n", file, strerror(errno));
+        return fd;
+}
+
+static int run_one(struct cli_opts *o, char **cmd)
+{
+        _cleanup_close_ int result_fd = -1;
+        struct core_policy *p = NULL;
+        struct core_run *run = NULL;
+        int64_t t0 = stk_now_ms();
+        int status;
+
+        if (o->json_file && (result_fd = open_result(o->json_file)) < 0)
+                return STK_EXIT_USAGE;
+        if (core_load_policy(&o->open, &p) < 0)
+                return STK_EXIT_POLICY;
+        status = core_open_run(p, &run);
+        if (status == 0 && o->json_file && core_result_start(run) < 0)
+                status = STK_EXIT_SETUP;
+        if (status == 0) {
+                run->timeout_s = o->timeout_s;
+                status = core_run_command(run, cmd, environ);
+                if (o->json_file && core_result_write(run, result_fd, status, stk_now_ms() - t0) < 0)
+                        fprintf(stderr, "stockade: --json %s: %s\n", o->json_file, strerror(errno));
+        }
+        core_run_free(run);
+        core_policy_free(p);
+        return status;
+}
+
 static int cmd_run(int argc, char **argv)
 {
         struct cli_opts o = { 0 };
-        struct core_policy *p = NULL;
-        struct core_run *run = NULL;
-        int i = cli_parse(argc, argv, &o), status;
+        int i = cli_parse(argc, argv, CLI_RUN, &o), status;
 
         if (o.help) {
-                usage_main(stdout);
-                return 0;
+                cli_usage(stdout, CLI_RUN);
+                status = 0;
+        } else if (i < 0 || i >= argc) {
+                if (i >= argc)
+                        fprintf(stderr, "stockade run: no command given\n");
+                cli_usage_hint(CLI_RUN);
+                status = STK_EXIT_USAGE;
+        } else {
+                status = run_one(&o, argv + i);
         }
-        if (i < 0 || i >= argc) {
-                usage_main(stderr);
-                return STK_EXIT_USAGE;
-        }
-        if (core_load_policy(&o.open, &p) < 0)
-                return STK_EXIT_POLICY;
-        status = core_open_run(p, &run);
-        if (status == 0)
-                status = core_run_command(run, argv + i, environ);
-        core_run_free(run);
-        core_policy_free(p);
+        cli_opts_done(&o);
         return status;
 }
 
 static int cmd_check(int argc, char **argv)
 {
         struct cli_opts o = { 0 };
-        int i = cli_parse(argc, argv, &o), bad = 0;
+        int i = cli_parse(argc, argv, CLI_CHECK, &o), bad = 0;
 
         if (o.help || i < 0) {
-                usage_main(o.help ? stdout : stderr);
+                if (o.help)
+                        cli_usage(stdout, CLI_CHECK);
+                else
+                        cli_usage_hint(CLI_CHECK);
+                cli_opts_done(&o);
                 return o.help ? 0 : STK_EXIT_USAGE;
         }
-        if (i == argc)
-                return cli_check_one(&o);
+        if (i == argc) {
+                bad = cli_check_one(&o);
+                cli_opts_done(&o);
+                return bad;
+        }
         o.open.file_alone = true;
         for (; i < argc; i++) {
                 o.open.policy_file = argv[i];
                 bad |= cli_check_one(&o) != 0;
         }
+        cli_opts_done(&o);
         return bad ? STK_EXIT_POLICY : 0;
 }
 

@@ -46,6 +46,10 @@ void mcp_handle_line(struct mcp_server *s, char *line, size_t len);
  * the rest after the command. */
 void mcp_handle_during_call(struct mcp_server *s, char *line, size_t len, bool *ret_cancel);
 
+/* mcp_elicit.c: run->client_confirm (data: the server).  1 yes, 0 no,
+ * -ENOTCONN: the client cannot be asked; -errno: no answer (a no). */
+int mcp_client_confirm(void *data, const char *message, int timeout_ms);
+
 /* mcp_tool.c */
 struct json_object *mcp_tools_list(void);
 /* The reply line to tools/call (a result or a JSON-RPC error). */

@@ -266,7 +266,8 @@ char *mcp_rpc_request(long long id, const char *method, struct json_object *para
         struct json_object *o = json_object_new_object();
 
         json_object_object_add(o, "jsonrpc", json_object_new_string("2.0"));
-        json_object_object_add(o, "id", json_object_new_int64(id));
+        if (id > 0) /* 0: a notification, which has no id */
+                json_object_object_add(o, "id", json_object_new_int64(id));
         json_object_object_add(o, "method", json_object_new_string(method));
         if (params)
                 json_object_object_add(o, "params", params);

@@ -48,4 +48,5 @@ size_t mcp_utf8_seq(const unsigned char *s, size_t n);
 /* The replies, as one line each (malloc()ed, with the newline). */
 char *mcp_rpc_result(struct json_object *id, struct json_object *result);      /* takes result */
 char *mcp_rpc_error(struct json_object *id, int code, const char *message);
-char *mcp_rpc_request(long long id, const char *method, struct json_object *params); /* takes params */
+/* takes params; id 0 makes it a notification */
+char *mcp_rpc_request(long long id, const char *method, struct json_object *params);

@@ -434,7 +434,12 @@ static struct json_object *run_call(struct mcp_server *s, const struct call_args
                                : "the sandbox could not be set up (the server's stderr says why)");
         if (chdir(cwd) < 0)
                 return refusal("error", NULL, STK_EXIT_SETUP, "cannot enter \"cwd\"");
+        /* approval_mcp's questions go to this client while the call waits */
+        run->client_confirm = mcp_client_confirm;
+        run->client_confirm_data = s;
         r = core_permission(run, a->argv, true, &v, &decider);
+        run->client_confirm = NULL;
+        run->client_confirm_data = NULL;
         if (r < 0 || v != STK_ALLOW) {
                 result = refusal(r < 0 ? "error" : "deny", decider, r < 0 ? STK_EXIT_SETUP : STK_EXIT_DENIED,
                                  r < 0 ? "the permission phase failed" : "denied by the policy; the command did not run");

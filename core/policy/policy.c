@@ -28,7 +28,7 @@ static const char *const layer_names[CORE_LAYER_MAX] = {
         [CORE_LAYER_SYSTEM] = "system",
         [CORE_LAYER_USER] = "user",
         [CORE_LAYER_PROJECT] = "project",
-        [CORE_LAYER_CLI] = "command line",
+        [CORE_LAYER_CLI] = "cli",
 };
 
 static const char *const phase_names[STK_PHASE_MAX] = {

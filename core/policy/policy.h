@@ -108,6 +108,7 @@ struct core_policy {
         char *approval_exec;        struct core_origin approval_exec_origin;    /* a program, absolute */
         char *approval_webhook;     struct core_origin approval_webhook_origin; /* a URL */
         enum core_approval_tty approval_tty; struct core_origin approval_tty_origin;
+        int approval_mcp;           struct core_origin approval_mcp_origin;     /* 0: off, approval_mcp abstains */
         int approval_ask_limit;     struct core_origin approval_ask_limit_origin; /* denied or unanswered asks, then no more */
         uint32_t best_effort;       /* stk_cover bits */
         struct core_list best_effort_items;

@@ -125,12 +125,16 @@ static void normalize_slashes(char *s)
 }
 
 /* Values from the command line are not expanded (a directory may have a
- * `$` in its name); a relative one is taken from ${CWD}. */
+ * `$` in its name); a relative one is taken from ${CWD}.  But the whole
+ * value "${WORKSPACE}", which --read-only writes (cli_layer.c): the
+ * workspace is known only once every layer is in. */
 static int cli_value(const struct vars *v, const char *in, char **ret)
 {
         int n;
 
-        if (in[0] == '/' || !v->cwd)
+        if (streq(in, "${WORKSPACE}") && v->workspace)
+                n = asprintf(ret, "%s", v->workspace);
+        else if (in[0] == '/' || !v->cwd)
                 n = asprintf(ret, "%s", in);
         else
                 n = asprintf(ret, "%s/%s", v->cwd, in);

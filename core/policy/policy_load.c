@@ -597,9 +597,10 @@ static int policy_new(const char *profile, struct core_policy **ret)
         p->network = STK_NET_OFF;
         p->approval = STK_APPROVAL_ON_REQUEST; /* an ASK with no approval module is a DENY anyway */
         p->approval_tty = CORE_APPROVAL_TTY_AUTO;
+        p->approval_mcp = 1;
         p->approval_ask_limit = CORE_APPROVAL_ASK_LIMIT_DEFAULT;
         p->approval_exec_origin = p->approval_webhook_origin = o;
-        p->approval_tty_origin = p->approval_ask_limit_origin = o;
+        p->approval_tty_origin = p->approval_ask_limit_origin = p->approval_mcp_origin = o;
         p->workspace_origin = p->private_tmp_origin = p->git_origin = p->protect_defaults_origin = o;
         p->network_origin = p->approval_origin = p->audit_origin = p->caches_origin = o;
         p->overridable_user_origin = p->overridable_project_origin = o;

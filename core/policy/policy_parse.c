@@ -24,6 +24,7 @@ static const char *const mode_names[] = { "off", "proxy", "on", NULL };         
 static const char *const approval_names[] = { "on-request", "never", NULL };          /* enum stk_approval */
 static const char *const caches_names[] = { "off", "per-workspace", "shared", NULL }; /* enum core_caches */
 static const char *const approval_tty_names[] = { "off", "auto", "on", NULL };        /* enum core_approval_tty */
+static const char *const approval_mcp_names[] = { "off", "on", NULL };
 
 static int index_of(const char *const *names, const char *s)
 {
@@ -217,6 +218,24 @@ static int set_approval_tty(struct pfile *f, const struct pnode *v)
         return 0;
 }
 
+/* approval.mcp off is how a system layer forbids approval_mcp: turning it
+ * back on loosens, under the grant `approval`. */
+static int set_approval_mcp(struct pfile *f, const struct pnode *v)
+{
+        struct core_policy *p = f->l->p;
+        int t = want_enum(f, v, "approval.mcp", approval_mcp_names, "one of off, on");
+
+        if (t < 0)
+                return 0;
+        if (t > p->approval_mcp && !pmay_loosen(f, CORE_KEY_APPROVAL)) {
+                pdeny_loosen(f, v, CORE_KEY_APPROVAL, "\"approval.mcp\" asks the MCP client where it did not");
+                return 0;
+        }
+        p->approval_mcp = t;
+        p->approval_mcp_origin = porigin(f, v);
+        return 0;
+}
+
 static int set_approval_ask_limit(struct pfile *f, const struct pnode *v)
 {
         struct core_policy *p = f->l->p;
@@ -275,8 +294,8 @@ static int set_approver(struct pfile *f, const struct pnode *v, enum core_key ke
 /* `approval: never` (the mode alone) or a mapping of the approval.* keys. */
 static int set_approval(struct pfile *f, const struct pnode *v)
 {
-        static const char *const names[] = { "mode", "exec", "webhook", "tty", "ask_limit", NULL };
-        const struct pnode *k[5] = { 0 }, *vals[5] = { 0 };
+        static const char *const names[] = { "mode", "exec", "webhook", "tty", "ask_limit", "mcp", NULL };
+        const struct pnode *k[6] = { 0 }, *vals[6] = { 0 };
         struct core_policy *p = f->l->p;
         int r = 0;
 
@@ -294,6 +313,8 @@ static int set_approval(struct pfile *f, const struct pnode *v)
                 r = set_approval_tty(f, vals[3]);
         if (r >= 0 && vals[4])
                 r = set_approval_ask_limit(f, vals[4]);
+        if (r >= 0 && vals[5])
+                r = set_approval_mcp(f, vals[5]);
         return r;
 }
 

@@ -263,6 +263,8 @@ int core_audit_record(struct core_run *run, const char *kind, struct json_object
 {
         int r = 0;
 
+        if (run->result && fields)
+                core_result_record(run, kind, fields);
         if (!run->audit || !fields) {
                 json_object_put(fields);
                 return 0;

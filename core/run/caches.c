@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "common/stk_path.h"
 #include "core.h"
 #include "util/util.h"
 
@@ -65,16 +66,7 @@ static const struct cache_tool tools[] = {
 
 int core_caches_base(char *buf, size_t size)
 {
-        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-        int n;
-
-        if (xdg && xdg[0] == '/')
-                n = snprintf(buf, size, "%s/stockade/sandbox-caches", xdg);
-        else if (home && home[0] == '/')
-                n = snprintf(buf, size, "%s/.cache/stockade/sandbox-caches", home);
-        else
-                return -ENOENT;
-        return n < 0 || (size_t) n >= size ? -ENAMETOOLONG : 0;
+        return stk_path_stockade_cache(buf, size, "/sandbox-caches");
 }
 
 /* FNV-1a: a stable name for a workspace path (not a secret: it only keeps

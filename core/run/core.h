@@ -138,6 +138,19 @@ struct core_run {
         struct core_freeze frozen;
         int asks_refused;               /* questions denied or unanswered (stack.c, approval.ask_limit) */
         bool ask_limit_said;
+        /* `run --timeout`: seconds the command may run (0: no limit), and
+         * whether it was stopped for it (supervisor.c). */
+        int timeout_s;
+        bool timed_out;
+        /* `run --json` (result.c): what the run's records say, collected
+         * as they are made, audit log or not; NULL: not asked for. */
+        struct json_object *result;
+        /* Calls the supervisor answered with a refusal (notify.c), by errno. */
+        unsigned denied_eperm, denied_eacces, denied_erofs, denied_other;
+        /* ABI 1.7 host->client_confirm: set by an agent server whose client
+         * can be asked (stockade mcp), NULL elsewhere and in the worker. */
+        int (*client_confirm)(void *data, const char *message, int timeout_ms);
+        void *client_confirm_data;
 };
 
 /* A module slot the core may read: inside the size the module was built with. */
@@ -223,6 +236,14 @@ int core_plan_filter_env(struct core_plan *p, const struct core_list *deny, cons
 int core_plan_bind(struct core_plan *p, const char *source, const char *dest, unsigned flags);
 int core_plan_pass_fd(struct core_plan *p, int fd);
 int core_plan_final_argv(const struct core_plan *p, char *const *inner, char ***ret);
+
+/* The status of a run stopped by `run --timeout`, as timeout(1) says it. */
+#define CORE_EXIT_TIMEOUT 124
+
+/* result.c: `run --json` */
+int core_result_start(struct core_run *run);
+void core_result_record(struct core_run *run, const char *kind, struct json_object *fields);
+int core_result_write(struct core_run *run, int fd, int status, int64_t duration_ms);
 
 /* coverage.c: what the settings require, what the stack gives */
 uint32_t core_required_covers(const struct stk_settings *s);

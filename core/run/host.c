@@ -153,11 +153,25 @@ static int host_ask(struct stk_ctx *ctx, const struct stk_question *q, enum stk_
         return core_approval_ask(ctx->run, q, ret, &decider);
 }
 
+/* ABI 1.7: the agent server's client, when one set a way to ask it. */
+static int host_client_confirm(struct stk_ctx *ctx, const char *message, int timeout_ms)
+{
+        struct core_run *run = ctx->run;
+
+        if (run->in_child)
+                return -EPERM;
+        if (!message || !*message || timeout_ms < 1)
+                return -EINVAL;
+        if (!run->client_confirm)
+                return -ENOTCONN;
+        return run->client_confirm(run->client_confirm_data, message, timeout_ms);
+}
+
 static int host_audit(struct stk_ctx *ctx, const char *kind, const char *json_fields)
 {
         struct json_object *o;
 
-        if (!ctx->run->audit)
+        if (!ctx->run->audit && !ctx->run->result)
                 return 0; /* no log: do not parse what would be dropped (a proxy audits every connection) */
         o = json_fields ? json_tokener_parse(json_fields) : json_object_new_object();
         if (!o || !json_object_is_type(o, json_type_object)) {
@@ -327,4 +341,5 @@ const struct stk_host core_host = {
         .protected_paths = host_protected_paths,
 
         .seccomp_notify = core_notify_add,
+        .client_confirm = host_client_confirm,
 };

@@ -123,6 +123,19 @@ struct resp_head {
         uint32_t flags;
 };
 
+/* For `run --json`: what the supervisor refused, by errno. */
+static void count_refusal(struct core_run *run, int32_t error)
+{
+        if (error == -EPERM)
+                run->denied_eperm++;
+        else if (error == -EACCES)
+                run->denied_eacces++;
+        else if (error == -EROFS)
+                run->denied_erofs++;
+        else if (error != 0)
+                run->denied_other++;
+}
+
 static void on_notify(struct stk_ctx *unused, int fd, unsigned events, void *userdata)
 {
         struct notify_state *st = userdata;
@@ -154,6 +167,7 @@ static void on_notify(struct stk_ctx *unused, int fd, unsigned events, void *use
                 memcpy(st->resp, &head, sizeof(head));
         }
         memcpy(&head, st->resp, sizeof(head));
+        count_refusal(run, head.error);
         head.id = *(const uint64_t *) st->req; /* whatever a hook wrote there */
         memcpy(st->resp, &head, sizeof(head));
         r = os_notify_send(fd, st->resp);

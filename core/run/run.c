@@ -3,6 +3,7 @@
  * with its arguments typed against the module's spec, the settings view. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <json-c/json.h>
 
 #include "core.h"
 #include "os/loop.h"
@@ -239,6 +240,7 @@ struct core_run *core_run_free(struct core_run *run)
         /* The shared seccomp listener first: it is watched on a line's
          * context, and unwatched through it. */
         core_notify_free(run);
+        json_object_put(run->result);
         /* fini before the contexts go: a module may still log through one. */
         for (size_t i = 0; i < run->n_modules; i++)
                 core_module_unload(&run->modules[i]);
@@ -322,6 +324,7 @@ int core_settings_build(const struct core_policy *p, struct core_settings *s)
                 .approval_exec = p->approval_exec,
                 .approval_webhook = p->approval_webhook,
                 .approval_tty = core_approval_tty_asks(p),
+                .approval_mcp = p->approval_mcp,
         });
         return 0;
 }

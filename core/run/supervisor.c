@@ -24,6 +24,7 @@
 #include "os/loop.h"
 #include "os/os.h"
 #include "status.h"
+#include "common/stk_time.h"
 #include "util/util.h"
 
 const int core_forwarded_signals[CORE_N_FORWARDED] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2 };
@@ -215,15 +216,42 @@ static void dispatch_watch(struct core_run *run, int fd, unsigned events)
         w.cb(w.ctx, fd, (events & LOOP_IN ? STK_WATCH_IN : 0) | (events & LOOP_OUT ? STK_WATCH_OUT : 0), w.userdata);
 }
 
+/* `run --timeout`: SIGTERM to the command at the deadline (it may clean
+ * up), SIGKILL to the sandbox's first process TIMEOUT_GRACE_MS later (its
+ * keeper or pid 1 then takes the rest down, and kill_leftovers what is
+ * left).  The wait until the next of those, at most a second. */
+#define TIMEOUT_GRACE_MS 2000
+
+static int check_deadline(struct core_run *run, struct supervision *s, int64_t deadline)
+{
+        int64_t now = stk_now_ms();
+
+        if (!run->timeout_s)
+                return 1000;
+        if (!run->timed_out && now >= deadline) {
+                core_log(STK_LOG_ERROR, "the command ran for its --timeout of %d s: stopping it", run->timeout_s);
+                forward_signal(s, SIGTERM);
+                run->timed_out = true;
+        }
+        if (run->timed_out && now >= deadline + TIMEOUT_GRACE_MS) {
+                core_signal_group(s->child, SIGKILL);
+                (void) kill(s->child, SIGKILL);
+                return 1000;
+        }
+        deadline += run->timed_out ? TIMEOUT_GRACE_MS : 0;
+        return deadline - now < 1000 ? (int) (deadline - now) : 1000;
+}
+
 static int event_loop(struct core_run *run, struct supervision *s)
 {
         struct loop_event evs[64];
         int r = reap_child(s); /* it may have ended before SIGCHLD was caught */
+        int64_t deadline = stk_now_ms() + (int64_t) run->timeout_s * 1000;
 
         while (r >= 0 && !s->exited) {
                 /* Woken once a second anyway: an exit whose SIGCHLD was
                  * lost (a full self-pipe, a harness's signal mask) is seen. */
-                int n = loop_wait(run->loop, evs, ELEMENTSOF(evs), 1000);
+                int n = loop_wait(run->loop, evs, ELEMENTSOF(evs), check_deadline(run, s, deadline));
                 if (n < 0)
                         return n;
                 if (n == 0)
@@ -378,7 +406,7 @@ int core_supervise(struct core_run *run, int *ret_status)
         run->freeze_root = 0;
         kill_leftovers(s.sigfd, s.child); /* the child leads the command's process group (setsid) */
         if (r >= 0)
-                *ret_status = exit_status_of(&s);
+                *ret_status = run->timed_out ? CORE_EXIT_TIMEOUT : exit_status_of(&s);
         if (s.sigfd >= 0)
                 (void) loop_del(run->loop, s.sigfd);
         os_signals_close(s.sigfd);

@@ -176,6 +176,10 @@ int core_warm_forked(struct core_run *run)
 {
         loop_free(run->loop); /* the server's copy: the fork watches fds of its own */
         run->loop = NULL;
+        /* The client is the server's: an egress question here has nobody
+         * to elicit from (the stdio it spoke on are the command's pipes). */
+        run->client_confirm = NULL;
+        run->client_confirm_data = NULL;
         return core_supervisor_prepare(run);
 }
 

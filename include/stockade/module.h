@@ -50,7 +50,7 @@ extern "C" {
 
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
-#define STK_ABI_MINOR 6
+#define STK_ABI_MINOR 7
 
 enum stk_phase {
         STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
@@ -173,6 +173,10 @@ struct stk_settings {
         const char *approval_exec;
         const char *approval_webhook;
         int approval_tty;
+        /* ABI 1.7.  Whether approval_mcp may put questions to the MCP
+         * client (approval.mcp; 0: off, which a system layer sets to forbid
+         * it). */
+        int approval_mcp;
 };
 
 /* A request to run a command (permission phase). */
@@ -345,6 +349,17 @@ struct stk_host {
          * lines, in stack order, until one takes it.  The core copies the
          * program.  -EOPNOTSUPP elsewhere than Linux. */
         int (*seccomp_notify)(struct stk_ctx *ctx, const void *insns, size_t n_insns, unsigned flags);
+
+        /* ABI 1.7.  Approve hook only: put `message` to the user of the
+         * agent's client that started this run and wait for a yes or a no,
+         * at most `timeout_ms`.  Under `stockade mcp` that is an MCP
+         * elicitation (stockade-mcp(1)).  1: the user said yes; 0: no
+         * (declined, cancelled); -ENOTCONN: no client here that can be
+         * asked (not an MCP server, the client did not declare the
+         * capability, or a question from the command's supervisor, which
+         * has no client); -EPROTO: a malformed answer; -ETIMEDOUT; -EPIPE:
+         * the client went away; other -errno.  Nothing is remembered. */
+        int (*client_confirm)(struct stk_ctx *ctx, const char *message, int timeout_ms);
 };
 
 #define STK_HANDOFF_MAX (64 * 1024)

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,4 +49,18 @@ char *stk_path_join(const char *dir, const char *name)
         p[d] = '/';
         memcpy(p + d + 1, name, n + 1);
         return p;
+}
+
+int stk_path_stockade_cache(char *buf, size_t size, const char *tail)
+{
+        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        int n;
+
+        if (xdg && xdg[0] == '/')
+                n = snprintf(buf, size, "%s/stockade%s", xdg, tail);
+        else if (home && home[0] == '/')
+                n = snprintf(buf, size, "%s/.cache/stockade%s", home, tail);
+        else
+                return -ENOENT;
+        return n < 0 || (size_t) n >= size ? -ENAMETOOLONG : 0;
 }

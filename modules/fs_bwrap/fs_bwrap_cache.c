@@ -20,21 +20,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/stk_path.h"
 #include "fs_bwrap_internal.h"
 
+/* The runtime directory first (per boot, like the answer), else the cache. */
 static int cache_path(char *buf, size_t n)
 {
-        const char *rt = getenv("XDG_RUNTIME_DIR"), *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        const char *rt = getenv("XDG_RUNTIME_DIR");
         int k;
 
-        if (rt && rt[0] == '/')
-                k = snprintf(buf, n, "%s/stockade", rt);
-        else if (cache && cache[0] == '/')
-                k = snprintf(buf, n, "%s/stockade", cache);
-        else if (home && home[0] == '/')
-                k = snprintf(buf, n, "%s/.cache/stockade", home);
-        else
-                return -ENOENT;
+        if (!rt || rt[0] != '/')
+                return stk_path_stockade_cache(buf, n, "");
+        k = snprintf(buf, n, "%s/stockade", rt);
         return k < 0 || (size_t) k >= n ? -ENAMETOOLONG : 0;
 }
 

@@ -12,7 +12,9 @@
  * accepts the command's connections directly.  Without a namespace (the
  * Landlock stack) the bind fails with EADDRINUSE, because it is our own
  * listener: the command connects to it, and Landlock and seccomp allow no
- * other TCP destination.
+ * other TCP destination.  In the namespace, loopback is the sandbox's own
+ * and NO_PROXY names it (export_loopback_no_proxy); outside, NO_PROXY stays
+ * empty.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -165,7 +167,10 @@ static int bound_port(int fd)
         return ntohs(a.sin_port);
 }
 
-/* curl, git, npm and pip read these; NO_PROXY empty so nothing goes around. */
+/* curl, git, npm and pip read these; NO_PROXY empty so nothing goes around
+ * the proxy (the user's own NO_PROXY, naming an intranet say, must not open a
+ * way out).  In a namespace of the command's own, loopback is let around it:
+ * export_loopback_no_proxy(). */
 static int set_proxy_env(struct stk_ctx *ctx, int port)
 {
         static const char *const http_vars[] = { "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy" };
@@ -244,6 +249,26 @@ static int np_pre_exec(struct stk_ctx *ctx)
         return 0;
 }
 
+/* The port was free here, so this is not the supervisor's namespace but a
+ * fresh one (bwrap --unshare-net), and its loopback is the sandbox's alone:
+ * a dev server the command starts there is reachable without the proxy,
+ * which refuses loopback, and nothing else is.  Exactly loopback, replacing
+ * the plan's empty value: the user's own NO_PROXY never gets through.  Our
+ * environment is the command's here (the inner helper execs it); under the
+ * Landlock stack the bind above failed and loopback, the host's, stays
+ * behind the proxy's refusal. */
+static int export_loopback_no_proxy(struct stk_ctx *ctx)
+{
+        static const char loopback[] = "localhost,127.0.0.1,::1";
+
+        if (setenv("NO_PROXY", loopback, 1) < 0 || setenv("no_proxy", loopback, 1) < 0) {
+                int r = -errno;
+                host->log(ctx, STK_LOG_ERROR, "setting NO_PROXY to loopback: %s", strerror(-r));
+                return r;
+        }
+        return 0;
+}
+
 /* In the sandbox, before the command: see the head comment. */
 static int np_in_sandbox(struct stk_ctx *ctx)
 {
@@ -258,6 +283,8 @@ static int np_in_sandbox(struct stk_ctx *ctx)
         r = listen_loopback(port, &fd);
         if (r == -EADDRINUSE)
                 return 0; /* the supervisor's own namespace: its listener is the way */
+        if (r >= 0)
+                r = export_loopback_no_proxy(ctx);
         if (r < 0) {
                 host->log(ctx, STK_LOG_ERROR, "listening on 127.0.0.1:%d in the sandbox: %s", port, strerror(-r));
                 return r;
@@ -323,7 +350,8 @@ static int np_explain(struct stk_ctx *ctx, char **ret_text)
                         p->conf.listen_port ? "" : "any free port, e.g. ", p->conf.listen_port);
                 fprintf(f, "reached in a network namespace through a listener made there and handed over; "
                         "otherwise at that loopback port (the only TCP destination Landlock/seccomp allow)\n");
-                fprintf(f, "env: HTTP_PROXY HTTPS_PROXY ALL_PROXY (and lower case) set, NO_PROXY empty\n");
+                fprintf(f, "env: HTTP_PROXY HTTPS_PROXY ALL_PROXY (and lower case) set; NO_PROXY empty, or "
+                        "localhost,127.0.0.1,::1 in a network namespace of the sandbox's own\n");
                 fprintf(f, "decisions: network.deny (%zu patterns) wins, then network.allow (%zu); "
                         "others ask (deny under approval: never); unlisted addresses denied\n",
                         np_matcher_count(p->conf.deny), np_matcher_count(p->conf.allow));

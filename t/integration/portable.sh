@@ -54,7 +54,7 @@ check_status "a failing in-sandbox line: setup failure, nothing runs" 242 "$PS" 
 if [ ! -e "$T_TMP/ran" ]; then ok "  and the command did not run"; else not_ok "  and the command did not run"; fi
 
 # Root: no capabilities to drop, so a stack that enforces anything refuses.
-policy "$P" "{ phase: pre-exec, control: required, module: t_scripted, args: { covers: [write, process, ipc, metadata] } }"
+policy "$P" "{ phase: pre-exec, control: required, module: t_scripted, args: { covers: [write, read_only, process, ipc, metadata, proc] } }"
 sed -i "s|^  write: \[/\]|  write: [$T_TMP]|" "$P" # now something must be enforced
 if [ "$(id -u)" = 0 ]; then
         rm -f "$T_TMP/ran"

@@ -380,7 +380,7 @@ static bool has_line(const struct core_policy *p, enum stk_phase ph, enum core_c
 /* Both also carry the approvers (issue 13 §5), approval_exec where it is
  * built. */
 #if defined(__linux__) && !defined(STK_PORTABLE)
-#define DEFAULT_STACK_LINES 8
+#define DEFAULT_STACK_LINES 9
 static bool default_stack(const struct core_policy *p)
 {
         return has_line(p, STK_PHASE_PRE_EXEC, CORE_SUFFICIENT, "fs_bwrap") &&
@@ -389,6 +389,7 @@ static bool default_stack(const struct core_policy *p)
                has_line(p, STK_PHASE_IN_SANDBOX, CORE_REQUIRED, "net_seccomp") &&
                has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_exec") &&
                has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_webhook") &&
+               has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_mcp") &&
                has_line(p, STK_PHASE_PERMISSION, CORE_OPTIONAL, "approval_tty");
 }
 #else
@@ -911,6 +912,35 @@ static void test_approval_user_refused(void)
         r = fx_load(&fx, &src, &p);
         CHECK(r == 0, "%d: %s", r, fx.diag);
         CU_ASSERT(p && p->approval_tty == CORE_APPROVAL_TTY_OFF && p->approval_ask_limit == 1);
+        core_policy_free(p);
+        fx_teardown(&fx);
+}
+
+/* approval.mcp off in the system layer forbids approval_mcp: a user
+ * without the grant cannot turn it back on. */
+static void test_approval_mcp_forbidden(void)
+{
+        struct core_policy_sources src;
+        struct core_policy *p = NULL;
+        struct fx fx;
+        int r;
+
+        fx_setup(&fx);
+        src = fx_src(&fx);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        CU_ASSERT(p && p->approval_mcp == 1); /* on unless a layer says off */
+        core_policy_free(p);
+        p = NULL;
+        write_filef("stockade: 1\noverridable: { user: [] }\nsettings: { approval: { mcp: off } }\n",
+                    "%s/default.yaml", fx.system);
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { mcp: on } }\n", "\"approval.mcp\" asks");
+        expect_user_refused(&fx, "stockade: 1\nsettings: { approval: { mcp: maybe } }\n", "one of off, on");
+        write_filef("stockade: 1\nsettings: { approval: { mcp: off } }\n", "%s/default.yaml", fx.user);
+        src = fx_src(&fx);
+        r = fx_load(&fx, &src, &p);
+        CHECK(r == 0, "%d: %s", r, fx.diag);
+        CU_ASSERT(p && p->approval_mcp == 0);
         core_policy_free(p);
         fx_teardown(&fx);
 }
@@ -1478,6 +1508,7 @@ UNIT_SUITE(test_policy,
            UNIT_TEST(test_user_stack_granted),
            UNIT_TEST(test_approval_user_chooses),
            UNIT_TEST(test_approval_user_refused),
+           UNIT_TEST(test_approval_mcp_forbidden),
            UNIT_TEST(test_approval_project_refused),
            UNIT_TEST(test_approval_tty_session),
            UNIT_TEST(test_project_tighten),

@@ -118,6 +118,25 @@ static void test_paths(void)
         CU_ASSERT_EQUAL(stk_hex_value('g'), -1);
 }
 
+/* The one rule for stockade's cache directory: XDG first, HOME after,
+ * neither relative; the tail appended; a short buffer is an error. */
+static void test_stockade_cache(void)
+{
+        char buf[64];
+
+        setenv("XDG_CACHE_HOME", "/x/cache", 1);
+        setenv("HOME", "/h", 1);
+        CU_ASSERT_EQUAL(stk_path_stockade_cache(buf, sizeof(buf), "/sandbox-caches"), 0);
+        CU_ASSERT_STRING_EQUAL(buf, "/x/cache/stockade/sandbox-caches");
+        setenv("XDG_CACHE_HOME", "relative", 1);
+        CU_ASSERT_EQUAL(stk_path_stockade_cache(buf, sizeof(buf), ""), 0);
+        CU_ASSERT_STRING_EQUAL(buf, "/h/.cache/stockade");
+        CU_ASSERT_EQUAL(stk_path_stockade_cache(buf, 8, ""), -ENAMETOOLONG);
+        unsetenv("XDG_CACHE_HOME");
+        setenv("HOME", "h", 1);
+        CU_ASSERT_EQUAL(stk_path_stockade_cache(buf, sizeof(buf), ""), -ENOENT);
+}
+
 /* ---- the trust rule ---------------------------------------------------------- */
 
 static struct stat st_of(mode_t mode, uid_t uid)
@@ -220,5 +239,5 @@ static void test_time_iso(void)
 }
 
 UNIT_SUITE(common, UNIT_TEST(test_buf_grows_and_takes), UNIT_TEST(test_buf_max_truncates), UNIT_TEST(test_buf_truncate),
-           UNIT_TEST(test_strv), UNIT_TEST(test_paths), UNIT_TEST(test_trust_stat), UNIT_TEST(test_trust_ancestors),
+           UNIT_TEST(test_strv), UNIT_TEST(test_paths), UNIT_TEST(test_stockade_cache), UNIT_TEST(test_trust_stat), UNIT_TEST(test_trust_ancestors),
            UNIT_TEST(test_time_iso))

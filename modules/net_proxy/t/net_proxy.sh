@@ -114,6 +114,19 @@ else
         skip "egress approvals" "approval_exec not built"
 fi
 
+# NO_PROXY: exactly loopback inside bwrap's own network namespace (a dev
+# server there is the sandbox's), empty under Landlock (loopback is the
+# host's); the user's own value never gets through.
+stk_user_no_proxy() {
+        (export NO_PROXY=intranet.example no_proxy=intranet.example
+         stk run --policy "$1" --workspace "$T_TMP" -- sh -c 'echo "np=[$NO_PROXY|$no_proxy]"')
+}
+check_output "bwrap: NO_PROXY is exactly loopback, the user's own dropped" \
+        '^np=\[localhost,127\.0\.0\.1,::1\|localhost,127\.0\.0\.1,::1\]$' \
+        stk_user_no_proxy "$T_TMP/bwrap.yaml"
+check_output "landlock: NO_PROXY stays empty, the user's own dropped" '^np=\[\|\]$' \
+        stk_user_no_proxy "$T_TMP/landlock.yaml"
+
 # Audit: one record per connection, with bytes and the verdict.
 stk run --policy "$T_TMP/bwrap.yaml" --workspace "$T_TMP" --audit "$T_TMP/audit.jsonl" -- "$F" "http://allowed.test:$P/audit" > /dev/null 2>&1
 check_output "each connection leaves an audit record" '"egress-connection".*"verdict": *"allow".*"bytes_in": *[1-9]' \

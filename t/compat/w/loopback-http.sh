@@ -1,7 +1,6 @@
 # a loopback HTTP server (python http.server) and a client that honours the proxy variables
 NEEDS="python3"
 DENIED="landlock:network\.mode"
-KNOWN="proxy: HTTP_PROXY sends 127.0.0.1 to net_proxy, which refuses it (NO_PROXY is emptied on purpose); NO_PROXY=127.0.0.1 in the command's environment is the way"
 inside() {
 python3 - <<'E'
 import http.server, threading, urllib.request

@@ -177,6 +177,88 @@ report(sc(r).get("verdict") == "deny" and sc(r).get("exit_status") == 240 and r[
 report("perm_rules" in sc(r).get("decided_by", ""), "... and the module that decided", r)
 s.close()
 
+# --- approval_mcp: an ASK goes to a client that declared elicitation ---------------------------
+def asked_run(s, answer, **arguments):
+    """tools/call; the elicitation/create it brings is answered with answer(request)."""
+    s.next += 1
+    cid = s.next
+    s.send({"jsonrpc": "2.0", "id": cid, "method": "tools/call",
+            "params": {"name": "run_command", "arguments": arguments}})
+    asked = None
+    while True:
+        m = s.recv(60)
+        if m is None or m.get("id") == cid and "method" not in m:
+            return asked, m
+        if m.get("method") == "elicitation/create":
+            asked = m
+            s.send(dict({"jsonrpc": "2.0", "id": m["id"]}, **answer(m)))
+
+def approvals_store():
+    path = os.path.join(os.environ["HOME"], ".local/state/stockade/approvals")
+    return open(path).read() if os.path.exists(path) else ""
+
+ASK_CMD = "git push origin main"  # agent.yaml: git push is an ask, a force push a deny
+accept = lambda m: {"result": {"action": "accept", "content": {"approve": True}}}
+s = Server("--workspace", WS, "--profile", "agent")
+s.init(caps={"elicitation": {}})
+asked, r = asked_run(s, accept, command=ASK_CMD + " 2>/dev/null; echo ran-after-yes")
+p = (asked or {}).get("params", {})
+report(asked is not None and "git push origin main" in p.get("message", "")
+       and p.get("requestedSchema", {}).get("properties", {}).get("approve", {}).get("type") == "boolean",
+       "approval_mcp: an ASK becomes elicitation/create with the command and a boolean schema", asked)
+report("ran-after-yes" in sc(r).get("stdout", ""), "approval_mcp: accept with approve true runs the command", r)
+asked, r = asked_run(s, lambda m: {"result": {"action": "decline"}}, command=ASK_CMD + "; echo ran-after-no")
+report(asked and sc(r).get("verdict") == "deny" and sc(r).get("exit_status") == 240
+       and "approval_mcp" in sc(r).get("decided_by", "") and "ran-after-no" not in json.dumps(r),
+       "approval_mcp: decline is refused with the verdict and the decider in the tool result", r)
+asked, r = asked_run(s, lambda m: {"result": {"action": "cancel"}}, command=ASK_CMD)
+report(asked and sc(r).get("verdict") == "deny", "approval_mcp: cancel is a deny", r)
+asked, r = asked_run(s, lambda m: {"result": {"action": "accept", "content": {"approve": False}}}, command=ASK_CMD)
+report(asked and sc(r).get("verdict") == "deny", "approval_mcp: accept with approve false is a deny", r)
+for bad_answer, what in (({"result": {"action": "accept"}}, "accept without content"),
+                         ({"result": {"action": "accept", "content": {"approve": "yes"}}}, "approve not a boolean"),
+                         ({"result": {"action": "sure"}}, "an unknown action"),
+                         ({"error": {"code": -32601, "message": "no"}}, "a JSON-RPC error")):
+    # a server each: a warm run stops asking after approval.ask_limit refusals
+    s.close()
+    s = Server("--workspace", WS, "--profile", "agent")
+    s.init(caps={"elicitation": {}})
+    asked, r = asked_run(s, lambda m, a=bad_answer: a, command=ASK_CMD)
+    report(asked and sc(r).get("verdict") == "deny" and "approval_mcp" in sc(r).get("decided_by", ""),
+           "approval_mcp: a malformed answer (%s) is a deny" % what, r)
+asked, r = asked_run(s, lambda m: {"result": {"action": "always"}}, command=ASK_CMD)
+report(approvals_store() == "", "approval_mcp: nothing is saved to the approvals store", approvals_store())
+s.close()
+err_text = s.p.stderr.read().decode(errors="replace")  # the last server: its answer was malformed
+report("malformed answer to elicitation/create" in err_text, "approval_mcp: a malformed answer is logged", err_text[-600:])
+
+# Without the capability, the question falls to the next approver: no tty here, so a deny.
+s = Server("--workspace", WS, "--profile", "agent")
+s.init()
+asked, r = asked_run(s, accept, command=ASK_CMD + "; echo ran-unasked")
+report(asked is None and sc(r).get("verdict") == "deny" and "approval_mcp" not in sc(r).get("decided_by", "")
+       and "ran-unasked" not in json.dumps(r),
+       "approval_mcp: a client without elicitation is not asked; the next approver (no tty) denies", r)
+s.close()
+# An older revision has no elicitation: the capability alone is not enough.
+s = Server("--workspace", WS, "--profile", "agent")
+s.init(version="2025-03-26", caps={"elicitation": {}})
+asked, r = asked_run(s, accept, command=ASK_CMD)
+report(asked is None and sc(r).get("verdict") == "deny", "approval_mcp: not asked under revision 2025-03-26", r)
+s.close()
+# approval.mcp: off (a system layer's way to forbid it; here the user layer, which may tighten).
+xdg_dir = os.path.join(os.environ["XDG_CONFIG_HOME"], "stockade")
+os.makedirs(xdg_dir, exist_ok=True)
+with open(os.path.join(xdg_dir, "agent.yaml"), "w") as f:
+    f.write("stockade: 1\nsettings: { approval: { mcp: off } }\n")
+s = Server("--workspace", WS, "--profile", "agent")
+s.init(caps={"elicitation": {}})
+asked, r = asked_run(s, accept, command=ASK_CMD + "; echo ran-forbidden")
+report(asked is None and sc(r).get("verdict") == "deny" and "ran-forbidden" not in json.dumps(r),
+       "approval_mcp: under approval.mcp off the client is never asked", r)
+s.close()
+os.unlink(os.path.join(xdg_dir, "agent.yaml"))
+
 # --- a client that goes away mid-call; a server killed mid-call ------------------------------------
 for how in ("closes stdin", "is killed"):
     s = Server("--workspace", WS)
