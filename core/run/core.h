@@ -237,6 +237,9 @@ int core_plan_bind(struct core_plan *p, const char *source, const char *dest, un
 int core_plan_pass_fd(struct core_plan *p, int fd);
 int core_plan_final_argv(const struct core_plan *p, char *const *inner, char ***ret);
 
+/* agent_sock.c: SSH_AUTH_SOCK's socket in the plan, where env.allow lets it in */
+int core_agent_socket_plan(struct core_run *run);
+
 /* The status of a run stopped by `run --timeout`, as timeout(1) says it. */
 #define CORE_EXIT_TIMEOUT 124
 

@@ -146,6 +146,8 @@ static int pre_exec(struct core_run *run, char **argv, char **envp)
         r = core_plan_filter_env(&run->plan, &run->policy->env_deny, &run->policy->env_allow);
         if (r >= 0)
                 r = core_caches_plan(run);
+        if (r >= 0)
+                r = core_agent_socket_plan(run);
         if (r < 0)
                 return r;
         return core_stack_act(run, STK_PHASE_PRE_EXEC);

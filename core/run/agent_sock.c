@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ssh-agent opt-in (issue 15; stockade.yaml(5), env.allow): where the
+ * policy lets SSH_AUTH_SOCK through to the command, that one socket is
+ * made reachable, on both stacks, and nothing else of its directory:
+ *   - a bind of the socket at its own path in the plan, which fs_bwrap
+ *     mounts after the private /tmp (an agent's socket usually lives in
+ *     the host's /tmp, behind it);
+ *   - the bind is a writable one, which is what the unix-socket guard
+ *     (net_seccomp, lib/seccomp stk_sc_writable) lets the command connect
+ *     to, under bwrap (a writable mount) and under Landlock (a writable
+ *     path) alike.
+ * The trade-off, said in the man page: the command can use the agent (sign
+ * with every key it holds) for as long as it runs, and change the socket
+ * file's mode.
+ *
+ * Checked once, here, before any module plans: an absolute path, made
+ * canonical, that is a socket owned by the user.  Anything else stops the
+ * run (the policy asked for the agent; a command without it would fail
+ * later, and a path that is not the user's socket is not the agent).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "util/util.h"
+
+#define AGENT_VAR "SSH_AUTH_SOCK"
+
+static const char *plan_env(const struct core_plan *p, const char *name)
+{
+        size_t n = strlen(name);
+
+        for (size_t i = 0; p->envp && p->envp[i]; i++)
+                if (strncmp(p->envp[i], name, n) == 0 && p->envp[i][n] == '=')
+                        return p->envp[i] + n + 1;
+        return NULL;
+}
+
+int core_agent_socket_plan(struct core_run *run)
+{
+        const char *v = plan_env(&run->plan, AGENT_VAR);
+        char canon[PATH_MAX];
+        struct stat st;
+
+        if (!v)
+                return 0; /* not let in (env.deny), or not set */
+        if (v[0] != '/' || !realpath(v, canon)) {
+                core_log(STK_LOG_ERROR, "%s=%s: env.allow lets the agent in, but %s", AGENT_VAR, v,
+                         v[0] != '/' ? "it is not an absolute path" : strerror(errno));
+                return -EINVAL;
+        }
+        if (lstat(canon, &st) < 0 || !S_ISSOCK(st.st_mode) || st.st_uid != getuid()) {
+                core_log(STK_LOG_ERROR, "%s=%s: env.allow lets the agent in, but %s is not a socket of uid %u",
+                         AGENT_VAR, v, canon, (unsigned) getuid());
+                return -EINVAL;
+        }
+        core_log(STK_LOG_INFO, "%s: the agent's socket %s is reachable in the sandbox (env.allow)", AGENT_VAR, canon);
+        return core_plan_bind(&run->plan, canon, canon, STK_BIND_RW);
+}
