@@ -15,7 +15,8 @@
  * file's mode.
  *
  * Checked once, here, before any module plans: an absolute path, made
- * canonical, that is a socket owned by the user.  Anything else stops the
+ * canonical, that is a socket owned by the user (a value naming nothing,
+ * an agent no longer running, binds nothing).  Anything else stops the
  * run (the policy asked for the agent; a command without it would fail
  * later, and a path that is not the user's socket is not the agent).
  */
@@ -48,6 +49,11 @@ int core_agent_socket_plan(struct core_run *run)
 
         if (!v)
                 return 0; /* not let in (env.deny), or not set */
+        if (v[0] == '/' && !realpath(v, canon) && errno == ENOENT) {
+                /* a stale value (no agent running): nothing to reach, as outside */
+                core_log(STK_LOG_INFO, "%s=%s: no such socket; nothing is bound", AGENT_VAR, v);
+                return 0;
+        }
         if (v[0] != '/' || !realpath(v, canon)) {
                 core_log(STK_LOG_ERROR, "%s=%s: env.allow lets the agent in, but %s", AGENT_VAR, v,
                          v[0] != '/' ? "it is not an absolute path" : strerror(errno));

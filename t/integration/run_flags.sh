@@ -34,6 +34,7 @@ cp /bin/sleep "$T_TMP/$mark"  # a name of its own, to look for after
 r --timeout 1 -- "$T_TMP/$mark" 30 >/dev/null; st=$?
 check_status "--timeout 1: a sleep 30 is stopped with status 124" 0 test "$st" = 124
 check_output "--timeout: the stop is said" 'ran for its --timeout of 1 s' cat "$T_TMP/err"
+for _ in $(seq 20); do pgrep -f "$mark" >/dev/null || break; sleep 0.1; done  # a SIGKILLed one may take a moment to go
 check_status "--timeout: no process is left" 1 pgrep -f "$mark"
 
 # --- --network, --allow-domain ------------------------------------------------------
