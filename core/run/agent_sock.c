@@ -31,32 +31,27 @@
 
 #define AGENT_VAR "SSH_AUTH_SOCK"
 
-static const char *plan_env(const struct core_plan *p, const char *name)
-{
-        size_t n = strlen(name);
-
-        for (size_t i = 0; p->envp && p->envp[i]; i++)
-                if (strncmp(p->envp[i], name, n) == 0 && p->envp[i][n] == '=')
-                        return p->envp[i] + n + 1;
-        return NULL;
-}
-
 int core_agent_socket_plan(struct core_run *run)
 {
-        const char *v = plan_env(&run->plan, AGENT_VAR);
+        const char *v = core_plan_getenv(&run->plan, AGENT_VAR);
         char canon[PATH_MAX];
         struct stat st;
 
         if (!v)
                 return 0; /* not let in (env.deny), or not set */
-        if (v[0] == '/' && !realpath(v, canon) && errno == ENOENT) {
-                /* a stale value (no agent running): nothing to reach, as outside */
-                core_log(STK_LOG_INFO, "%s=%s: no such socket; nothing is bound", AGENT_VAR, v);
-                return 0;
+        if (v[0] != '/') {
+                core_log(STK_LOG_ERROR, "%s=%s: env.allow lets the agent in, but it is not an absolute path",
+                         AGENT_VAR, v);
+                return -EINVAL;
         }
-        if (v[0] != '/' || !realpath(v, canon)) {
-                core_log(STK_LOG_ERROR, "%s=%s: env.allow lets the agent in, but %s", AGENT_VAR, v,
-                         v[0] != '/' ? "it is not an absolute path" : strerror(errno));
+        if (!realpath(v, canon)) {
+                int err = errno;
+                if (err == ENOENT) {
+                        /* a stale value (no agent running): nothing to reach, as outside */
+                        core_log(STK_LOG_INFO, "%s=%s: no such socket; nothing is bound", AGENT_VAR, v);
+                        return 0;
+                }
+                core_log(STK_LOG_ERROR, "%s=%s: env.allow lets the agent in, but %s", AGENT_VAR, v, strerror(err));
                 return -EINVAL;
         }
         if (lstat(canon, &st) < 0 || !S_ISSOCK(st.st_mode) || st.st_uid != getuid()) {

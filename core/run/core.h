@@ -232,6 +232,7 @@ int core_action_result(const struct core_action *a);
 int core_plan_init(struct core_plan *p, char *const *argv, char *const *envp);
 void core_plan_done(struct core_plan *p);
 int core_plan_setenv(struct core_plan *p, const char *name, const char *value_or_null);
+const char *core_plan_getenv(const struct core_plan *p, const char *name);
 int core_plan_filter_env(struct core_plan *p, const struct core_list *deny, const struct core_list *allow);
 int core_plan_bind(struct core_plan *p, const char *source, const char *dest, unsigned flags);
 int core_plan_pass_fd(struct core_plan *p, int fd);

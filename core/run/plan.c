@@ -41,6 +41,23 @@ static bool env_name_valid(const char *name)
         return name && *name && !strchr(name, '=');
 }
 
+/* "NAME=..." is an entry of name (n bytes) */
+static bool env_is(const char *entry, const char *name, size_t n)
+{
+        return strncmp(entry, name, n) == 0 && entry[n] == '=';
+}
+
+/* The plan's value of name, or NULL. */
+const char *core_plan_getenv(const struct core_plan *p, const char *name)
+{
+        size_t n = strlen(name);
+
+        for (size_t i = 0; p->envp && p->envp[i]; i++)
+                if (env_is(p->envp[i], name, n))
+                        return p->envp[i] + n + 1;
+        return NULL;
+}
+
 /* value NULL removes the variable. */
 int core_plan_setenv(struct core_plan *p, const char *name, const char *value)
 {
@@ -50,7 +67,7 @@ int core_plan_setenv(struct core_plan *p, const char *name, const char *value)
         if (!env_name_valid(name))
                 return -EINVAL;
         for (size_t i = 0; p->envp[i]; i++) {
-                if (strncmp(p->envp[i], name, n) == 0 && p->envp[i][n] == '=')
+                if (env_is(p->envp[i], name, n))
                         free(p->envp[i]);
                 else
                         p->envp[j++] = p->envp[i];

@@ -76,7 +76,7 @@ int core_result_write(struct core_run *run, int fd, int status, int64_t duration
         json_object_object_add(o, "status", json_object_new_int(status));
         /* as sh reports it: 128+N is signal N (the command's own exit of
          * 128+N cannot be told apart, as with sh) */
-        json_object_object_add(o, "signal", status > 128 && status < 128 + 65 && status < STK_EXIT_DENIED
+        json_object_object_add(o, "signal", status > 128 && status <= 128 + 64
                                                     ? json_object_new_int(status - 128) : NULL);
         json_object_object_add(o, "timed_out", json_object_new_boolean(run->timed_out));
         json_object_object_add(o, "duration_ms", json_object_new_int64(duration_ms));

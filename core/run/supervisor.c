@@ -234,8 +234,7 @@ static int check_deadline(struct core_run *run, struct supervision *s, int64_t d
                 run->timed_out = true;
         }
         if (run->timed_out && now >= deadline + TIMEOUT_GRACE_MS) {
-                core_signal_group(s->child, SIGKILL);
-                (void) kill(s->child, SIGKILL);
+                core_signal_group(s->child, SIGKILL); /* its group, or the child alone */
                 return 1000;
         }
         deadline += run->timed_out ? TIMEOUT_GRACE_MS : 0;
