@@ -202,7 +202,7 @@ static _Noreturn void worker(struct core_run *run, char **argv, pid_t server, in
         if (close(in[1]) < 0 || close(out[0]) < 0 || close(err[0]) < 0 || os_die_with_parent(server) < 0 ||
             core_warm_forked(run) < 0 || dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
                 _exit(STK_EXIT_SETUP);
-        _exit(core_run_permitted(run, argv, environ));
+        core_warm_worker_exit(run, core_run_permitted(run, argv, environ));
 }
 
 static int start(struct call *c, struct core_run *run, char **argv)

@@ -257,7 +257,7 @@ static _Noreturn void worker(struct core_run *run, struct request *q, pid_t serv
         if (os_die_with_parent(server) < 0 || core_warm_forked(run) < 0 || dup2(q->fds[0], 0) < 0 ||
             dup2(q->fds[1], 1) < 0 || dup2(q->fds[2], 2) < 0)
                 _exit(STK_EXIT_SETUP);
-        _exit(core_run_permitted(run, q->argv, q->env ? q->env : environ));
+        core_warm_worker_exit(run, core_run_permitted(run, q->argv, q->env ? q->env : environ));
 }
 
 /* Until the worker ends; a client that hangs up first ends the command. */

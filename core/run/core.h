@@ -335,6 +335,10 @@ struct core_warm {
 int core_warm_get(struct core_warm *w, struct core_run **ret);
 /* In the fork that runs the command: an event loop of its own. */
 int core_warm_forked(struct core_run *run);
+/* The worker's end, after the command and all it left have ended: the
+ * modules' fini in the process that supervised it, as a cold run's after
+ * core_run_command; then _exit(status). */
+_Noreturn void core_warm_worker_exit(struct core_run *run, int status);
 void core_warm_done(struct core_warm *w);
 
 /* runcmd.c: the runtime API.  permission, pre-exec, supervise; returns the

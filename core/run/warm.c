@@ -14,6 +14,7 @@
  */
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core.h"
 #include "os/loop.h"
@@ -189,6 +190,18 @@ int core_warm_forked(struct core_run *run)
         run->client_confirm = NULL;
         run->client_confirm_data = NULL;
         return core_supervisor_prepare(run);
+}
+
+/* Only the modules: the rest of the run (the audit log's summary above all)
+ * is the server's, which goes on.  What a module's fini undoes here is what
+ * this run made (fs_guard: the command's entries in /dev/shm; fs_bwrap: its
+ * mount points); state the server made stays its own (fs_landlock keeps a
+ * TMPDIR its owner pid made). */
+_Noreturn void core_warm_worker_exit(struct core_run *run, int status)
+{
+        for (size_t i = 0; i < run->n_modules; i++)
+                core_module_unload(&run->modules[i]);
+        _exit(status);
 }
 
 void core_warm_done(struct core_warm *w)

@@ -7,7 +7,9 @@
  *               Landlock has no right for metadata;
  *   guard_top   without a namespace wrapper, entries and write-opens
  *               beneath writable roots (fs_guard_top.c): Landlock cannot
- *               grant the top level of a root beside a protected name.
+ *               grant the top level of a root beside a protected name;
+ *               and the command's own scratch entries in the host's
+ *               /dev/shm, removed after the run (fs_guard_shm.c, host_shm).
  *
  * Its filter is compiled by prepare in the supervisor and handed to the
  * core (ABI 1.5 host->seccomp_notify), which loads it with the other
@@ -33,6 +35,9 @@ static const struct stk_arg_spec fg_args[] = {
         { "guard_top", STK_ARG_BOOL, 0,
           "without a namespace wrapper, entries and write-opens beneath writable roots are made by the supervisor "
           "(Landlock cannot grant a root's top level beside a protected name; default true)" },
+        { "host_shm", STK_ARG_BOOL, 0,
+          "with guard_top, the command's own entries in the host's /dev/shm (sem_open, shm_open) made by the "
+          "supervisor, and removed when the run ends; the host's stay refused (default true)" },
         { "log", STK_ARG_BOOL, 0, "have the kernel log every refused syscall (SECCOMP_FILTER_FLAG_LOG)" },
         { NULL, 0, 0, NULL },
 };
@@ -75,6 +80,8 @@ struct fg_data {
         const char **write; /* supervisor: writable roots and writable binds, NULL-ended */
         bool wrapped;       /* supervisor: a namespace wrapper took effect */
         bool tmp_noticed;   /* supervisor: the user was told about the host's /tmp */
+        bool host_shm;      /* supervisor: the run's own entries in /dev/shm are made (host_shm) */
+        struct fg_shm shm;  /* supervisor: those entries, removed by fg_fini */
         bool ready;
 };
 
@@ -86,6 +93,7 @@ static int fg_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_dat
         d = calloc(1, sizeof(*d));
         if (!d)
                 return -ENOMEM;
+        fg_shm_init(&d->shm);
         *ret_data = d;
         return 0;
 }
@@ -94,8 +102,13 @@ static void fg_fini(void *data)
 {
         struct fg_data *d = data;
 
-        if (d)
-                free(d->write);
+        if (!d)
+                return;
+        /* Cold runs free the run after the command and all it left ended
+         * (core_supervise's kill_leftovers); a warm session's worker as well
+         * (core_warm_worker_exit). */
+        fg_shm_remove_all(&d->shm);
+        free(d->write);
         free(d);
 }
 
@@ -177,6 +190,7 @@ static int setup(struct stk_ctx *ctx, struct fg_data *d)
         if (r < 0)
                 return r;
         d->wrapped = wrapped(ctx);
+        d->host_shm = host->arg_bool(ctx, "host_shm", 1) && !d->wrapped;
         d->ready = true;
         return 0;
 }
@@ -218,7 +232,8 @@ static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *
                 return r;
         pol = (struct fg_policy) { .write = d->write, .read_only = s->read_only, .hide = s->hide, .wrapped = d->wrapped,
                                    .host_tmp = s->private_tmp && !d->wrapped ? "/tmp" : NULL,
-                                   .host_tmp_refused = host_tmp_refused, .userdata = ctx };
+                                   .host_tmp_refused = host_tmp_refused, .userdata = ctx,
+                                   .shm = d->host_shm ? &d->shm : NULL };
         /* Everything we do for the command, the path lookups too, without
          * our capabilities: it has none. */
         r = stk_sc_caps_off(&caps);
@@ -255,12 +270,17 @@ static int fg_explain(struct stk_ctx *ctx, char **ret_text)
         if (r < 0)
                 return r;
         n = asprintf(&text, "seccomp filter, %u BPF instructions, its calls answered by the supervisor; other ABIs "
-                     "(i386, x32): EPERM\n%s%s", (unsigned) p.len,
+                     "(i386, x32): EPERM\n%s%s%s", (unsigned) p.len,
                      o.guard_attr ? "  guard_attr: chmod, chown, timestamps, user xattrs made by the supervisor "
                                     "beneath writable roots only; chattr ioctls refused\n" : "",
                      o.guard_top ? "  guard_top, when no namespace wrapper takes effect: entries and write-opens "
                                    "beneath writable roots made by the supervisor (Landlock cannot grant a root's "
-                                   "top level beside .git)\n" : "");
+                                   "top level beside .git)\n" : "",
+                     o.guard_top && host->arg_bool(ctx, "host_shm", 1)
+                             ? "  host_shm: the command's own entries in the host's /dev/shm (sem_open, shm_open) made "
+                               "by the supervisor and removed when the run ends; the host's entries stay refused; "
+                               "while it runs its names are visible on the host, and it cannot read its own entry "
+                               "with O_RDONLY (reads are not notified)\n" : "");
         stk_sc_prog_done(&p);
         if (n < 0)
                 return -ENOMEM;

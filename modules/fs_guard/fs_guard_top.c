@@ -58,30 +58,6 @@
 /* An open that may write: the filter notifies these only. */
 #define WRITES (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
 
-enum top_op { T_OPEN, T_MKDIR, T_MKNOD, T_SYMLINK, T_UNLINK, T_RENAME, T_LINK, T_TRUNCATE, T_BIND };
-
-/* One end of the call: a directory fd (or AT_FDCWD) and the command's path. */
-struct end {
-        int dirfd;
-        uint64_t addr;
-        char path[PATH_MAX];
-        int parent;             /* O_PATH of its directory, ours; -1 */
-        char parent_path[PATH_MAX];
-        const char *leaf;       /* into path */
-        bool slash;             /* the path ended in "/": a directory only */
-        bool copied;            /* path holds the name already (bind's, from its address) */
-};
-
-struct top_call {
-        enum top_op op;
-        struct end a, b;        /* b: the new name of a rename or link */
-        off_t length;           /* truncate */
-        uint64_t target;        /* symlink: the link's text */
-        int flags;              /* open flags, AT_REMOVEDIR, rename flags */
-        mode_t mode;
-        dev_t dev;
-};
-
 bool fg_top_is_guarded(int nr)
 {
         switch (nr) {
@@ -237,7 +213,7 @@ static bool is_root_of(const char *dir, const char *const *write)
 
 /* An island, hidden or protected path, or the parent of one (renaming .git
  * away would take its hooks along). */
-static bool protected(const char *p, const struct fg_policy *pol)
+bool protected(const char *p, const struct fg_policy *pol)
 {
         const char *const *lists[] = { pol->read_only, pol->hide };
 
@@ -294,7 +270,7 @@ static mode_t umask_of(pid_t pid)
 
 /* No set-user-ID or set-group-ID file is made for the command: we may be
  * root, and such a file in a workspace runs as its owner for anyone. */
-static mode_t file_mode(pid_t pid, mode_t mode)
+mode_t file_mode(pid_t pid, mode_t mode)
 {
         return mode & 01777 & ~umask_of(pid);
 }
@@ -304,7 +280,7 @@ static mode_t file_mode(pid_t pid, mode_t mode)
  * would run while our copy still holds the file open for writing (exec of
  * a script it just wrote: ETXTBSY; a lease: EAGAIN).  Ours is closed
  * first, then the answer goes. */
-static int hand_over(int listener, const struct seccomp_notif *req, int fd, int flags, long *ret_val)
+int hand_over(int listener, const struct seccomp_notif *req, int fd, int flags, long *ret_val)
 {
         struct seccomp_notif_addfd add = { .id = req->id, .srcfd = (__u32) fd,
                                            .newfd_flags = (flags & O_CLOEXEC) ? O_CLOEXEC : 0 };
@@ -323,7 +299,7 @@ static int hand_over(int listener, const struct seccomp_notif *req, int fd, int 
  * (the command's, of a host process) would otherwise stall the supervisor
  * until it broke; the kernel answers EWOULDBLOCK instead, and the flag is
  * taken off again unless the command asked for it. */
-static int open_for_command(int dirfd, const char *path, int flags, mode_t mode)
+int open_for_command(int dirfd, const char *path, int flags, mode_t mode)
 {
         int fd = openat(dirfd, path, (flags & ~O_CLOEXEC) | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, mode);
 
@@ -376,13 +352,15 @@ static int open_new(int listener, const struct seccomp_notif *req, struct top_ca
                     long *ret_val)
 {
         mode_t mode, old;
-        int fd;
+        int fd, r;
 
         if (open_end(req->pid, &c->a) != 0)
                 return FG_CONTINUE;
         if (!stk_sc_beneath_any(c->a.parent_path, pol->write)) {
-                tell_host_tmp(&c->a, pol);
-                return FG_CONTINUE;
+                r = fg_shm_open_new(listener, req, c, pol, ret_val); /* the run's own name in /dev/shm */
+                if (r == FG_CONTINUE)
+                        tell_host_tmp(&c->a, pol);
+                return r;
         }
         if (c->a.slash)
                 return -EISDIR; /* "name/" with O_CREAT: the kernel's answer */
@@ -407,7 +385,9 @@ static int open_decide(int listener, const struct seccomp_notif *req, struct top
                 return FG_CONTINUE; /* EFAULT; "" is ENOENT */
         target = stk_sc_open_target(req->pid, c->a.dirfd, c->a.path, follow);
         if (target >= 0) {
-                r = open_existing(listener, req, c, target, pol, ret_val);
+                r = fg_shm_open_existing(listener, req, c, target, pol, ret_val);
+                if (r == FG_CONTINUE)
+                        r = open_existing(listener, req, c, target, pol, ret_val);
                 close(target);
                 return r;
         }
@@ -420,7 +400,9 @@ static int open_decide(int listener, const struct seccomp_notif *req, struct top
                 target = stk_sc_open_target(req->pid, c->a.dirfd, c->a.path, follow);
                 if (target < 0)
                         return FG_CONTINUE;
-                r = open_existing(listener, req, c, target, pol, ret_val);
+                r = fg_shm_open_existing(listener, req, c, target, pol, ret_val);
+                if (r == FG_CONTINUE)
+                        r = open_existing(listener, req, c, target, pol, ret_val);
                 close(target);
         }
         return r;
@@ -545,8 +527,10 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
         if ((c->a.slash || c->b.slash) && c->op != T_MKDIR && !(c->op == T_UNLINK && (c->flags & AT_REMOVEDIR)))
                 return FG_CONTINUE;
         if (!stk_sc_beneath_any(c->a.parent_path, pol->write) && !(two && stk_sc_beneath_any(c->b.parent_path, pol->write))) {
-                tell_host_tmp(two ? &c->b : &c->a, pol);
-                return FG_CONTINUE;
+                r = fg_shm_decide(listener, req, c, pol); /* the run's own names in /dev/shm */
+                if (r == FG_CONTINUE)
+                        tell_host_tmp(two ? &c->b : &c->a, pol);
+                return r;
         }
         if (creates_existing(c))
                 return c->op == T_BIND ? -EADDRINUSE : -EEXIST;
