@@ -1,6 +1,5 @@
-# multiprocessing Pool (semaphores in /dev/shm)
+# multiprocessing Pool (semaphores in /dev/shm; under Landlock fs_guard's host_shm makes them)
 NEEDS="python3"
-KNOWN="landlock: its semaphores live in /dev/shm, the host's and read-only here"
 inside() {
 python3 -c 'import multiprocessing as m
 if __name__ == "__main__":
