@@ -101,6 +101,30 @@ check_status "reading its own entry by name (O_RDONLY) stays refused" 13 sbx pyt
 $MINE
 attempt(lambda: os.open('/dev/shm/$P-mine', os.O_RDONLY))"
 
+# A host subdirectory of /dev/shm is not the command's: nothing is made in it.
+mkdir -p "/dev/shm/$P-dir"
+check_status "a new name in a host subdirectory of /dev/shm: EACCES" 13 sbx python3 -c "$PYERR
+attempt(lambda: os.open('/dev/shm/$P-dir/x', os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))"
+check "... nothing made there" test ! -e "/dev/shm/$P-dir/x"
+rmdir "/dev/shm/$P-dir"
+
+# A name the command made, replaced meanwhile by a host program with an
+# inode of its own, is the host's: not written, and not removed after.
+rm -f "$T_WS/made" "$T_WS/swapped"
+sbx python3 -c "$PYERR
+import time
+$MINE
+open('made', 'w').close()
+while not os.path.exists('swapped'): time.sleep(0.05)
+attempt(lambda: os.open('/dev/shm/$P-mine', os.O_WRONLY))" > /dev/null 2>&1 &
+SBX=$!
+t_wait_for -e "$T_WS/made"
+rm -f "/dev/shm/$P-mine" && printf 'host data\n' > "/dev/shm/$P-mine" && touch "$T_WS/swapped"
+wait $SBX; RC=$?
+check_status "its name, replaced by a host program's file: opened for writing refused" 13 sh -c "exit $RC"
+check "... the host's file keeps its data, and stays after the run" test "$(cat "/dev/shm/$P-mine")" = "host data"
+rm -f "/dev/shm/$P-mine"
+
 # ---- what the command left is removed after the run ---------------------------
 check_output "a name made and left behind" '^keep: ok$' sbx "$H" keep "/$P-kept"
 check "... is gone from the host after the run" test ! -e "/dev/shm/$P-kept"
