@@ -97,19 +97,18 @@ static int stat_at(int dir, const char *leaf, struct stat *st)
         return fstatat(dir, leaf, st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 }
 
-/* Record `name` for the inode `st`; the first entry keeps a copy of our
- * fd of the directory, for the cleanup. */
-static int record(struct fg_shm *set, int dir, const char *name, const struct stat *st)
+/* Room for one more name, and (the first time) a copy of our fd of the
+ * directory, for the cleanup: taken before a name is made, so that no name
+ * is made that could not be recorded (and so would stay on the host). */
+static int reserve(struct fg_shm *set, int dir, const char *name)
 {
-        struct fg_shm_entry *e = find(set, name);
-
         if (strlen(name) > NAME_MAX)
                 return -ENAMETOOLONG;
         if (set->dir < 0 && (set->dir = fcntl(dir, F_DUPFD_CLOEXEC, 3)) < 0) {
                 set->dir = -1;
                 return -errno;
         }
-        if (!e && set->n == set->cap) {
+        if (set->n == set->cap) {
                 size_t cap = set->cap ? set->cap * 2 : 8;
                 struct fg_shm_entry *v = realloc(set->v, cap * sizeof(*v));
                 if (!v)
@@ -117,12 +116,19 @@ static int record(struct fg_shm *set, int dir, const char *name, const struct st
                 set->v = v;
                 set->cap = cap;
         }
+        return 0;
+}
+
+/* `name` is the inode `st` now (room taken by reserve()). */
+static void record(struct fg_shm *set, const char *name, const struct stat *st)
+{
+        struct fg_shm_entry *e = find(set, name);
+
         if (!e)
                 e = &set->v[set->n++];
         snprintf(e->name, sizeof(e->name), "%s", name);
         e->dev = st->st_dev;
         e->ino = st->st_ino;
-        return 0;
 }
 
 static void forget(struct fg_shm *set, const char *name)
@@ -134,7 +140,7 @@ static void forget(struct fg_shm *set, const char *name)
 }
 
 /* A new name: made by us, exclusively, and recorded before the command
- * gets it.  Not recorded (no memory): removed again, the command told. */
+ * gets it.  fstat failing: removed again, the command told. */
 int fg_shm_open_new(int listener, const struct seccomp_notif *req, const struct top_call *c,
                     const struct fg_policy *pol, long *ret_val)
 {
@@ -146,17 +152,21 @@ int fg_shm_open_new(int listener, const struct seccomp_notif *req, const struct 
                 return FG_CONTINUE;
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
+        r = reserve(pol->shm, c->a.parent, c->a.leaf);
+        if (r < 0)
+                return r;
         old = umask(0);
         fd = open_for_command(c->a.parent, c->a.leaf, c->flags | O_EXCL | O_NOFOLLOW, file_mode(req->pid, c->mode));
         (void) umask(old);
         if (fd < 0)
                 return fd;
-        r = fstat(fd, &st) < 0 ? -errno : record(pol->shm, c->a.parent, c->a.leaf, &st);
-        if (r < 0) {
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
                 (void) unlinkat(c->a.parent, c->a.leaf, 0); /* ours, made a moment ago */
                 close(fd);
                 return r;
         }
+        record(pol->shm, c->a.leaf, &st);
         return hand_over(listener, req, fd, c->flags, ret_val);
 }
 
@@ -212,13 +222,16 @@ static int rename_or_link(struct fg_shm *set, const struct top_call *c, const st
 {
         struct stat dst;
         struct fg_shm_entry *other;
-        int r = stat_at(c->b.parent, c->b.leaf, &dst), flags = c->flags;
+        int r = stat_at(c->b.parent, c->b.leaf, &dst), flags = c->flags, room;
 
         if (r < 0 && r != -ENOENT)
                 return FG_CONTINUE;
         other = r == 0 ? ours(set, c->b.leaf, &dst) : NULL;
         if (r == 0 && !other)
                 return FG_CONTINUE; /* the host's, or no file: Landlock refuses */
+        room = reserve(set, c->b.parent, c->b.leaf);
+        if (room < 0)
+                return room;
         if (c->op == T_LINK)
                 r = linkat(c->a.parent, c->a.leaf, c->b.parent, c->b.leaf, 0);
         else if (r == -ENOENT && (flags & RENAME_EXCHANGE))
@@ -228,14 +241,16 @@ static int rename_or_link(struct fg_shm *set, const struct top_call *c, const st
                                   r == -ENOENT ? flags | RENAME_NOREPLACE : flags);
         if (r < 0)
                 return -errno;
-        if (c->op == T_RENAME && (flags & RENAME_EXCHANGE)) {
-                struct stat b = dst;
-                r = record(set, c->b.parent, c->b.leaf, st);
-                return r < 0 ? r : record(set, c->a.parent, c->a.leaf, &b);
+        if (c->op == T_RENAME && (flags & RENAME_EXCHANGE)) { /* both names ours: no room needed */
+                record(set, c->b.leaf, st);
+                record(set, c->a.leaf, &dst);
+                return 0;
         }
-        if (c->op == T_RENAME)
+        /* Two links of one inode: rename(2) leaves both names. */
+        if (c->op == T_RENAME && !(other && dst.st_dev == st->st_dev && dst.st_ino == st->st_ino))
                 forget(set, c->a.leaf);
-        return record(set, c->b.parent, c->b.leaf, st);
+        record(set, c->b.leaf, st);
+        return 0;
 }
 
 int fg_shm_decide(int listener, const struct seccomp_notif *req, const struct top_call *c,

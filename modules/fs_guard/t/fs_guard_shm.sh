@@ -128,6 +128,13 @@ rm -f "/dev/shm/$P-mine"
 # ---- what the command left is removed after the run ---------------------------
 check_output "a name made and left behind" '^keep: ok$' sbx "$H" keep "/$P-kept"
 check "... is gone from the host after the run" test ! -e "/dev/shm/$P-kept"
+check "two links of one entry, renamed one onto the other (both stay), left behind" sbx python3 -c "
+import os
+$MINE
+os.link('/dev/shm/$P-mine', '/dev/shm/$P-mine2')
+os.rename('/dev/shm/$P-mine', '/dev/shm/$P-mine2')
+assert os.path.exists('/dev/shm/$P-mine')"
+check "... both gone from the host after the run" sh -c "! ls /dev/shm | grep -q '^$P-mine'"
 check "the host's entry is still there after the runs" host_unchanged
 
 # ---- the same in a warm session (stockade serve): its worker cleans up -------
