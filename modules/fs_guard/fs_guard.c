@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
 #include <linux/seccomp.h>
 
 #include "fs_guard_internal.h"
@@ -76,6 +78,8 @@ struct fg_data {
         bool wrapped;       /* supervisor: a namespace wrapper took effect */
         bool tmp_noticed;   /* supervisor: the user was told about the host's /tmp */
         bool ready;
+        struct fg_fifo_wait *fifos; /* supervisor: FIFO opens kept until a reader comes */
+        int timer;                  /* their retries' timerfd, watched; -1 */
 };
 
 static int fg_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
@@ -86,6 +90,7 @@ static int fg_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_dat
         d = calloc(1, sizeof(*d));
         if (!d)
                 return -ENOMEM;
+        d->timer = -1;
         *ret_data = d;
         return 0;
 }
@@ -94,8 +99,12 @@ static void fg_fini(void *data)
 {
         struct fg_data *d = data;
 
-        if (d)
+        if (d) {
+                fg_fifo_drop_all(&d->fifos);
+                if (d->timer >= 0)
+                        close(d->timer);
                 free(d->write);
+        }
         free(d);
 }
 
@@ -195,6 +204,58 @@ static void host_tmp_refused(void *userdata, const char *path)
                   "/tmp stays read-only; the command's private temporary directory is $TMPDIR", path);
 }
 
+/* The kept FIFO opens, tried again (fs_guard_fifo.c), as the command:
+ * without our capabilities. */
+static void fifo_retry(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
+{
+        struct fg_data *d = userdata;
+        struct stk_sc_caps caps = { .dropped = false };
+        uint64_t ticks;
+        unsigned next = 0;
+        int r;
+
+        (void) events;
+        if (read(fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+                host->log(ctx, STK_LOG_DEBUG, "FIFO retry timer: %s", strerror(errno));
+        r = stk_sc_caps_off(&caps);
+        if (r >= 0)
+                next = fg_fifo_retry(&d->fifos);
+        stk_sc_caps_on(&caps);
+        if (r >= 0)
+                r = fg_timer_arm(d->timer, next);
+        if (r < 0) {
+                host->log(ctx, STK_LOG_ERROR, "FIFO opens kept for a reader: %s; they fail", strerror(-r));
+                fg_fifo_fail_all(&d->fifos, r);
+        }
+}
+
+/* pol->fifo_wait: keep the call, and try it again 1 ms from now (the
+ * others kept are tried then too: sooner than their turn, no harm). */
+static int fifo_wait(void *userdata, int listener, uint64_t id, int fifo, int flags)
+{
+        struct stk_ctx *ctx = userdata;
+        struct fg_data *d = host->data(ctx);
+        int r;
+
+        if (host->abi_minor < 8)
+                return -ENXIO; /* no core to keep it: the call cannot wait */
+        if (d->timer < 0) {
+                d->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+                if (d->timer < 0)
+                        return -errno;
+                r = host->watch_fd(ctx, d->timer, STK_WATCH_IN, fifo_retry, d);
+                if (r < 0) {
+                        close(d->timer);
+                        d->timer = -1;
+                        return r;
+                }
+        }
+        r = fg_timer_arm(d->timer, 1000);
+        if (r >= 0)
+                r = fg_fifo_keep(&d->fifos, listener, id, fifo, flags);
+        return r < 0 ? r : FG_LATER;
+}
+
 /* A call from the core's listener: ours if guard_attr or guard_top sent it. */
 static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *resp_)
 {
@@ -218,7 +279,7 @@ static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *
                 return r;
         pol = (struct fg_policy) { .write = d->write, .read_only = s->read_only, .hide = s->hide, .wrapped = d->wrapped,
                                    .host_tmp = s->private_tmp && !d->wrapped ? "/tmp" : NULL,
-                                   .host_tmp_refused = host_tmp_refused, .userdata = ctx };
+                                   .host_tmp_refused = host_tmp_refused, .fifo_wait = fifo_wait, .userdata = ctx };
         /* Everything we do for the command, the path lookups too, without
          * our capabilities: it has none. */
         r = stk_sc_caps_off(&caps);
@@ -227,6 +288,8 @@ static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *
         else if (r >= 0)
                 r = fg_top_call(listener, req, &pol, &val);
         stk_sc_caps_on(&caps);
+        if (r == FG_LATER)
+                return STK_NOTIFY_LATER;
         resp->id = req->id;
         resp->val = r < 0 ? 0 : val;
         resp->error = r < 0 ? r : 0;

@@ -36,6 +36,10 @@ struct fg_policy {
          * of an entry refused there, for the user's one notice (may be NULL). */
         const char *host_tmp;
         void (*host_tmp_refused)(void *userdata, const char *path);
+        /* A FIFO open for writing that must wait for a reader: kept, and
+         * answered later (FG_LATER), or -errno (may be NULL: no waiting,
+         * ENXIO). */
+        int (*fifo_wait)(void *userdata, int listener, uint64_t id, int fifo, int flags);
         void *userdata;
 };
 
@@ -52,4 +56,27 @@ bool fg_top_is_guarded(int nr);
  * -errno for it to see; FG_CONTINUE when the kernel (and Landlock) should
  * decide. */
 #define FG_CONTINUE 1
+/* Kept, to be answered later (fs_guard_fifo.c). */
+#define FG_LATER 2
 int fg_top_call(int listener, const struct seccomp_notif *req, const struct fg_policy *pol, long *ret_val);
+/* Put `fd` (ours, closed here) into the command for the call `req`:
+ * *ret_val is its number there. */
+int fg_hand_over(int listener, const struct seccomp_notif *req, int fd, int flags, long *ret_val);
+
+/* ---- fs_guard_fifo.c: FIFOs opened for writing ---------------------------- */
+struct fg_fifo_wait;
+/* The open of the FIFO `fifo` (an O_PATH fd of ours, checked) for the
+ * call: handed over, FG_LATER (pol->fifo_wait kept it), FG_CONTINUE, or
+ * -errno. */
+int fg_fifo_open(int listener, const struct seccomp_notif *req, int fifo, int flags, const struct fg_policy *pol,
+                 long *ret_val);
+/* Keep the call on `list` (a copy of `fifo` with it). */
+int fg_fifo_keep(struct fg_fifo_wait **list, int listener, uint64_t id, int fifo, int flags);
+/* Try every kept call again: answered, dropped (its caller gone), or
+ * kept; the microseconds until the next try, 0 when none is left. */
+unsigned fg_fifo_retry(struct fg_fifo_wait **list);
+void fg_fifo_drop_all(struct fg_fifo_wait **list);
+/* Answer every kept call with `error` (-errno), and drop it. */
+void fg_fifo_fail_all(struct fg_fifo_wait **list, int error);
+/* A one-shot timerfd `us` from now (0: disarmed). */
+int fg_timer_arm(int timer, unsigned us);

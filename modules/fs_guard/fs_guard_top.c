@@ -23,8 +23,9 @@
  *     supervisor (its final path checked first, symlinks followed as the
  *     kernel would) and handed over with SECCOMP_IOCTL_NOTIF_ADDFD, our
  *     copy closed before the answer.  Only regular files, opened
- *     O_NONBLOCK (a FIFO or a lease would block the supervisor); the
- *     kernel decides for the rest.
+ *     O_NONBLOCK (a lease would block the supervisor), and FIFOs, which
+ *     may have to wait for a reader (fs_guard_fifo.c); the kernel decides
+ *     for the rest.
  *
  * Landlock's own rules stay as they are, beneath all this: a write the
  * supervisor does not make is still refused by the kernel.
@@ -304,7 +305,7 @@ static mode_t file_mode(pid_t pid, mode_t mode)
  * would run while our copy still holds the file open for writing (exec of
  * a script it just wrote: ETXTBSY; a lease: EAGAIN).  Ours is closed
  * first, then the answer goes. */
-static int hand_over(int listener, const struct seccomp_notif *req, int fd, int flags, long *ret_val)
+int fg_hand_over(int listener, const struct seccomp_notif *req, int fd, int flags, long *ret_val)
 {
         struct seccomp_notif_addfd add = { .id = req->id, .srcfd = (__u32) fd,
                                            .newfd_flags = (flags & O_CLOEXEC) ? O_CLOEXEC : 0 };
@@ -339,8 +340,8 @@ static int open_for_command(int dirfd, const char *path, int flags, mode_t mode)
 
 /* An existing file, as the kernel would find it (symlinks followed unless
  * O_NOFOLLOW): beneath a writable root and not protected, a regular file
- * is opened again by us with the command's flags; anything else is the
- * kernel's.  truncate(2) the same way, through an fd of ours. */
+ * is opened again by us with the command's flags, a FIFO as
+ * fs_guard_fifo.c says; anything else is the kernel's.  truncate(2) the same way, through an fd of ours. */
 static int open_existing(int listener, const struct seccomp_notif *req, const struct top_call *c, int target,
                          const struct fg_policy *pol, long *ret_val)
 {
@@ -348,8 +349,8 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
         struct stat st;
         int fd, r;
 
-        if (fstat(target, &st) < 0 || !S_ISREG(st.st_mode) || stk_sc_fd_path(target, real, sizeof(real)) < 0 || real[0] != '/' ||
-            !stk_sc_beneath_any(real, pol->write))
+        if (fstat(target, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) ||
+            stk_sc_fd_path(target, real, sizeof(real)) < 0 || real[0] != '/' || !stk_sc_beneath_any(real, pol->write))
                 return FG_CONTINUE;
         if (protected(real, pol))
                 return -EACCES;
@@ -357,6 +358,8 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
                 return -EEXIST;
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
+        if (S_ISFIFO(st.st_mode)) /* truncate: the kernel's EINVAL */
+                return c->op == T_OPEN ? fg_fifo_open(listener, req, target, c->flags, pol, ret_val) : FG_CONTINUE;
         snprintf(link, sizeof(link), "/proc/self/fd/%d", target);
         if (c->op == T_TRUNCATE) {
                 fd = open_for_command(AT_FDCWD, link, O_WRONLY, 0);
@@ -367,7 +370,7 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
                 return r;
         }
         fd = open_for_command(AT_FDCWD, link, c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW), 0);
-        return fd < 0 ? fd : hand_over(listener, req, fd, c->flags, ret_val);
+        return fd < 0 ? fd : fg_hand_over(listener, req, fd, c->flags, ret_val);
 }
 
 /* A new file: made in the directory the command named, exclusively and
@@ -394,7 +397,7 @@ static int open_new(int listener, const struct seccomp_notif *req, struct top_ca
         old = umask(0);
         fd = open_for_command(c->a.parent, c->a.leaf, c->flags | O_EXCL | O_NOFOLLOW, mode);
         (void) umask(old);
-        return fd < 0 ? fd : hand_over(listener, req, fd, c->flags, ret_val);
+        return fd < 0 ? fd : fg_hand_over(listener, req, fd, c->flags, ret_val);
 }
 
 static int open_decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct fg_policy *pol,
