@@ -80,6 +80,7 @@ struct fg_data {
         bool ready;
         struct fg_fifo_wait *fifos; /* supervisor: FIFO opens kept until a reader comes */
         int timer;                  /* their retries' timerfd, watched; -1 */
+        struct fg_grants grants;    /* what Landlock grants (probe), for CONTINUE at once */
 };
 
 static int fg_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
@@ -101,6 +102,7 @@ static void fg_fini(void *data)
 
         if (d) {
                 fg_fifo_drop_all(&d->fifos);
+                fg_grants_free(&d->grants);
                 if (d->timer >= 0)
                         close(d->timer);
                 free(d->write);
@@ -108,9 +110,26 @@ static void fg_fini(void *data)
         free(d);
 }
 
+/* Where fs_landlock's rules grant writes, seen as it plans them (in its
+ * probe, just before ours): fs_guard_grant.c. */
+static int snapshot_grants(struct stk_ctx *ctx)
+{
+        const struct stk_settings *s = host->settings(ctx);
+        struct fg_data *d = host->data(ctx);
+        int r;
+
+        if (!d)
+                return 0;
+        r = fg_grants_snapshot(&d->grants, s->write, s->read_only, s->hide);
+        if (r < 0)
+                host->log(ctx, STK_LOG_ERROR, "what Landlock grants beneath the writable roots: %s", strerror(-r));
+        return r;
+}
+
 static int fg_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
 {
         struct fg_opts o;
+        int r;
 
         if (!host_shares_listener()) {
                 host->log(ctx, STK_LOG_ERROR, "needs a core of ABI 1.5 (one seccomp listener for every line); "
@@ -118,11 +137,14 @@ static int fg_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
                 return -EOPNOTSUPP;
         }
         if (prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) < 0) {
-                int r = -errno;
+                r = -errno;
                 host->log(ctx, STK_LOG_ERROR, "seccomp unavailable: prctl(PR_GET_SECCOMP): %s", strerror(-r));
                 return r == -EINVAL ? -EOPNOTSUPP : r;
         }
         get_opts(ctx, &o);
+        r = o.guard_top ? snapshot_grants(ctx) : 0;
+        if (r < 0)
+                return r;
         /* guard_attr is what keeps metadata beneath the writable roots
          * where the file system layer cannot (Landlock); guard_top only
          * lets the command do more, and claims nothing. */
@@ -279,7 +301,8 @@ static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *
                 return r;
         pol = (struct fg_policy) { .write = d->write, .read_only = s->read_only, .hide = s->hide, .wrapped = d->wrapped,
                                    .host_tmp = s->private_tmp && !d->wrapped ? "/tmp" : NULL,
-                                   .host_tmp_refused = host_tmp_refused, .fifo_wait = fifo_wait, .userdata = ctx };
+                                   .host_tmp_refused = host_tmp_refused, .fifo_wait = fifo_wait,
+                                   .grants = &d->grants, .userdata = ctx };
         /* Everything we do for the command, the path lookups too, without
          * our capabilities: it has none. */
         r = stk_sc_caps_off(&caps);

@@ -24,6 +24,26 @@ typedef void (*fg_log_fn)(void *userdata, const char *fmt, ...) __attribute__((f
 int fg_build(const struct fg_opts *o, scmp_filter_ctx *ret, fg_log_fn log, void *userdata);
 int fg_compile(const struct fg_opts *o, struct stk_sc_prog *ret, fg_log_fn log, void *userdata);
 
+/* ---- fs_guard_grant.c: what Landlock grants beneath the writable roots ---- */
+struct fg_grants {
+        char **v;   /* sorted: the paths whose entry carries a write rule */
+        size_t n, cap;
+};
+/* The writable roots' entries as fs_landlock grants them with these
+ * settings (read_only, hide: the protected paths); 0 or -ENOMEM. */
+int fg_grants_snapshot(struct fg_grants *g, const char *const *write, const char *const *read_only,
+                       const char *const *hide);
+/* `path` (canonical) is one of them or beneath one: the kernel grants
+ * writes there, unless it was renamed or removed since (fg_grants_forget). */
+bool fg_grants_cover(const struct fg_grants *g, const char *path);
+/* `path` and what is beneath it are renamed or removed: no longer known. */
+void fg_grants_forget(struct fg_grants *g, const char *path);
+void fg_grants_free(struct fg_grants *g);
+/* `p` is a protected path (an island, a hidden path) or beneath one;
+ * `dir` holds one strictly beneath it. */
+bool fg_beneath_protected(const char *p, const char *const *read_only, const char *const *hide);
+bool fg_holds_protected(const char *dir, const char *const *read_only, const char *const *hide);
+
 /* What the settings let the command change. */
 struct fg_policy {
         const char *const *write;     /* writable roots (and writable binds at their path) */
@@ -40,6 +60,8 @@ struct fg_policy {
          * answered later (FG_LATER), or -errno (may be NULL: no waiting,
          * ENXIO). */
         int (*fifo_wait)(void *userdata, int listener, uint64_t id, int fifo, int flags);
+        /* Where Landlock grants writes: answered CONTINUE (may be NULL). */
+        struct fg_grants *grants;
         void *userdata;
 };
 

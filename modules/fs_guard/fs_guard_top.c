@@ -240,13 +240,13 @@ static bool is_root_of(const char *dir, const char *const *write)
  * away would take its hooks along). */
 static bool protected(const char *p, const struct fg_policy *pol)
 {
-        const char *const *lists[] = { pol->read_only, pol->hide };
+        return fg_beneath_protected(p, pol->read_only, pol->hide) || fg_holds_protected(p, pol->read_only, pol->hide);
+}
 
-        for (size_t k = 0; k < 2; k++)
-                for (size_t i = 0; lists[k] && lists[k][i]; i++)
-                        if (stk_path_beneath(p, lists[k][i]) || stk_path_beneath(lists[k][i], p))
-                                return true;
-        return false;
+/* The entry's own path, `dir/leaf`; false when too long. */
+static bool entry_path(const struct end *e, char *buf, size_t size)
+{
+        return snprintf(buf, size, "%s/%s", strcmp(e->parent_path, "/") ? e->parent_path : "", e->leaf) < (int) size;
 }
 
 /* The entry `dir/leaf` may be made, removed or renamed by the supervisor:
@@ -255,8 +255,7 @@ static bool may_touch(const struct end *e, const struct fg_policy *pol)
 {
         char full[PATH_MAX];
 
-        if (snprintf(full, sizeof(full), "%s/%s", strcmp(e->parent_path, "/") ? e->parent_path : "", e->leaf) >=
-            (int) sizeof(full))
+        if (!entry_path(e, full, sizeof(full)))
                 return false;
         return stk_sc_beneath_any(full, pol->write) && !is_root_of(full, pol->write) && !protected(full, pol);
 }
@@ -356,6 +355,8 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
                 return -EACCES;
         if (c->op == T_OPEN && (c->flags & O_CREAT) && (c->flags & O_EXCL))
                 return -EEXIST;
+        if (fg_grants_cover(pol->grants, real))
+                return FG_CONTINUE; /* Landlock grants it: the kernel's open, a FIFO's wait too */
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
         if (S_ISFIFO(st.st_mode)) /* truncate: the kernel's EINVAL */
@@ -391,6 +392,8 @@ static int open_new(int listener, const struct seccomp_notif *req, struct top_ca
                 return -EISDIR; /* "name/" with O_CREAT: the kernel's answer */
         if (!may_touch(&c->a, pol))
                 return -EACCES;
+        if (fg_grants_cover(pol->grants, c->a.parent_path))
+                return FG_CONTINUE; /* Landlock grants making it there */
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
         mode = file_mode(req->pid, c->mode);
@@ -529,6 +532,31 @@ static bool creates_existing(const struct top_call *c)
         return fstatat(e->parent, e->leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+/* What a rename or removal takes away from its path: the rule Landlock
+ * put on the entry there (it goes with the inode), whether we or the
+ * kernel make the change, and even if it then fails. */
+static void forget_moved(const struct top_call *c, const struct fg_policy *pol)
+{
+        char full[PATH_MAX];
+
+        if (c->op != T_UNLINK && c->op != T_RENAME)
+                return;
+        if (entry_path(&c->a, full, sizeof(full)))
+                fg_grants_forget(pol->grants, full);
+        if (c->op == T_RENAME && entry_path(&c->b, full, sizeof(full)))
+                fg_grants_forget(pol->grants, full);
+}
+
+/* Landlock grants the call: its directory is beneath a write rule (a
+ * rename or link within that one directory: across two, Landlock's REFER
+ * rules are the kernel's to weigh, and the supervisor makes those). */
+static bool granted_here(const struct top_call *c, const struct fg_policy *pol)
+{
+        if ((c->op == T_RENAME || c->op == T_LINK) && strcmp(c->a.parent_path, c->b.parent_path) != 0)
+                return false;
+        return fg_grants_cover(pol->grants, c->a.parent_path);
+}
+
 /* Beneath a writable root, either end: ours to do, if both ends may be
  * touched; elsewhere the kernel's, with Landlock. */
 static int decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct fg_policy *pol,
@@ -544,6 +572,7 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
                 r = open_end(req->pid, &c->b);
         if (r != 0)
                 return FG_CONTINUE;
+        forget_moved(c, pol);
         /* "name/" says a directory: only mkdir and rmdir take one here. */
         if ((c->a.slash || c->b.slash) && c->op != T_MKDIR && !(c->op == T_UNLINK && (c->flags & AT_REMOVEDIR)))
                 return FG_CONTINUE;
@@ -555,6 +584,8 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
                 return c->op == T_BIND ? -EADDRINUSE : -EEXIST;
         if (!may_touch(&c->a, pol) || (two && !may_touch(&c->b, pol)))
                 return -EACCES; /* what Landlock answers there */
+        if (granted_here(c, pol))
+                return FG_CONTINUE;
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
         return perform(req, c);
