@@ -66,6 +66,7 @@ struct end {
         int dirfd;
         uint64_t addr;
         char path[PATH_MAX];
+        int base;               /* where the path starts (root, cwd, dirfd), ours; -1 */
         int parent;             /* O_PATH of its directory, ours; -1 */
         char parent_path[PATH_MAX];
         const char *leaf;       /* into path */
@@ -103,7 +104,7 @@ static void at(struct end *e, int dirfd, uint64_t addr)
 {
         e->dirfd = dirfd;
         e->addr = addr;
-        e->parent = -1;
+        e->base = e->parent = -1;
 }
 
 /* openat2: flags and mode from its struct; any resolve flag is left to
@@ -222,7 +223,13 @@ static int open_end(pid_t pid, struct end *e)
                 strcpy(dir, "/");
         else
                 snprintf(dir, sizeof(dir), "%.*s", (int) (slash - e->path), e->path);
-        e->parent = stk_sc_open_target(pid, e->dirfd, dir, true);
+        if (e->base < 0)
+                e->base = stk_sc_open_base(pid, e->dirfd, e->path[0] == '/');
+        if (e->base >= 0 && !dir[0]) { /* a name in the cwd or dirfd: that is the directory */
+                e->parent = e->base;
+                e->base = -1;
+        } else
+                e->parent = e->base < 0 ? e->base : stk_sc_open_from(e->base, dir, true);
         if (e->parent < 0)
                 return 1;
         return stk_sc_fd_path(e->parent, e->parent_path, sizeof(e->parent_path)) == 0 && e->parent_path[0] == '/' ? 0 : 1;
@@ -278,17 +285,23 @@ static void tell_host_tmp(const struct end *e, const struct fg_policy *pol)
  * than the command asked for. */
 static mode_t umask_of(pid_t pid)
 {
-        char path[64], line[128];
+        char path[64], buf[256], *line;
         unsigned m = 077;
-        FILE *f;
+        ssize_t n = -1;
+        int fd;
 
         snprintf(path, sizeof(path), "/proc/%d/status", (int) pid);
-        f = fopen(path, "re");
-        while (f && fgets(line, sizeof(line), f))
-                if (sscanf(line, "Umask: %o", &m) == 1)
-                        break;
-        if (f)
-                fclose(f);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+                n = read(fd, buf, sizeof(buf) - 1); /* "Name:" and "Umask:" come first */
+                close(fd);
+        }
+        if (n > 0) {
+                buf[n] = '\0';
+                line = strstr(buf, "\nUmask:");
+                if (!line || sscanf(line + 1, "Umask: %o", &m) != 1)
+                        m = 077;
+        }
         return (mode_t) (m & 0777);
 }
 
@@ -411,7 +424,11 @@ static int open_decide(int listener, const struct seccomp_notif *req, struct top
 
         if (stk_sc_read_path(req->pid, c->a.addr, c->a.path, sizeof(c->a.path)) < 0 || !c->a.path[0])
                 return FG_CONTINUE; /* EFAULT; "" is ENOENT */
-        target = stk_sc_open_target(req->pid, c->a.dirfd, c->a.path, follow);
+        c->a.copied = true; /* one copy of the path, one start for both lookups */
+        c->a.base = stk_sc_open_base(req->pid, c->a.dirfd, c->a.path[0] == '/');
+        if (c->a.base < 0)
+                return FG_CONTINUE; /* the caller is gone, or its dirfd is not a file: the kernel says so */
+        target = stk_sc_open_from(c->a.base, c->a.path, follow);
         if (target >= 0) {
                 r = open_existing(listener, req, c, target, pol, ret_val);
                 close(target);
@@ -423,7 +440,7 @@ static int open_decide(int listener, const struct seccomp_notif *req, struct top
         /* EEXIST: made since we looked (by the command itself): once more,
          * as the existing file it now is. */
         if (r == -EEXIST && !(c->flags & O_EXCL)) {
-                target = stk_sc_open_target(req->pid, c->a.dirfd, c->a.path, follow);
+                target = stk_sc_open_from(c->a.base, c->a.path, follow);
                 if (target < 0)
                         return FG_CONTINUE;
                 r = open_existing(listener, req, c, target, pol, ret_val);
@@ -602,14 +619,16 @@ int fg_top_call(int listener, const struct seccomp_notif *req, const struct fg_p
                 free(c);
                 return FG_CONTINUE; /* its own mounts decide */
         }
-        c->a.parent = c->b.parent = -1;
+        c->a.parent = c->b.parent = c->a.base = c->b.base = -1;
         r = decode(req, c);
         if (r == 0)
                 r = decide(listener, req, c, pol, ret_val);
-        if (c->a.parent >= 0)
-                close(c->a.parent);
-        if (c->b.parent >= 0)
-                close(c->b.parent);
+        for (struct end *e = &c->a; e <= &c->b; e++) {
+                if (e->parent >= 0)
+                        close(e->parent);
+                if (e->base >= 0)
+                        close(e->base);
+        }
         free(c);
         return r;
 }
