@@ -114,6 +114,13 @@ static bool takes_notify(const struct stk_ctx *ctx)
                ctx->line->phase == STK_PHASE_IN_SANDBOX;
 }
 
+/* STK_NOTIFY_LATER is a module's of ABI 1.8 or later: from an older one
+ * the value means nothing, and the call fails (below) rather than hang. */
+static bool answers_later(const struct stk_ctx *ctx)
+{
+        return ctx->mod->desc->abi_minor >= 8;
+}
+
 /* struct seccomp_notif_resp begins with id (u64), val (s64), error (s32),
  * flags (u32); struct seccomp_notif with id (u64). */
 struct resp_head {
@@ -159,8 +166,11 @@ static void on_notify(struct stk_ctx *unused, int fd, unsigned events, void *use
         memcpy(st->resp, &head.id, sizeof(head.id));
         r = 1;
         for (size_t i = 0; r == 1 && i < run->policy->n_lines; i++)
-                if (takes_notify(&run->ctxs[i]))
+                if (takes_notify(&run->ctxs[i])) {
                         r = run->ctxs[i].mod->desc->notify(&run->ctxs[i], fd, st->req, st->resp);
+                        if (r == STK_NOTIFY_LATER && answers_later(&run->ctxs[i]))
+                                return; /* the hook keeps the call, and answers it */
+                }
         if (r != 0) {
                 /* Nobody's call (1), or a hook's error: the call fails. */
                 head = (struct resp_head) { .id = head.id, .error = r == 1 ? -ENOSYS : (r < 0 ? r : -EPERM) };

@@ -50,7 +50,7 @@ extern "C" {
 
 #define STK_MODULE_MAGIC 0x314b5453u /* "STK1" little-endian */
 #define STK_ABI_MAJOR 1
-#define STK_ABI_MINOR 7
+#define STK_ABI_MINOR 8
 
 enum stk_phase {
         STK_PHASE_PERMISSION = 0, /* supervisor: may this command run at all */
@@ -426,9 +426,18 @@ struct stk_module {
          * set; `listener` is for SECCOMP_IOCTL_NOTIF_ADDFD and ID_VALID.
          * 0: resp is filled (error, val, flags) and the core sends it;
          * 1: not this line's call, the next line's hook is asked (no line
-         * takes it: ENOSYS); -errno: the call fails with it. */
+         * takes it: ENOSYS); -errno: the call fails with it.
+         * ABI 1.8: STK_NOTIFY_LATER: the hook keeps the call and answers it
+         * itself, later (SECCOMP_IOCTL_NOTIF_SEND, or NOTIF_ADDFD with
+         * SECCOMP_ADDFD_FLAG_SEND), or drops it once NOTIF_ID_VALID says the
+         * caller is gone; the core sends nothing.  For a call that must wait
+         * on something else (a FIFO's reader) without stalling the others.
+         * Only where host->abi_minor >= 8: an older core fails the call. */
         int (*notify)(struct stk_ctx *ctx, int listener, const void *req, void *resp);
 };
+
+/* A notify hook's "answered later, by me" (ABI 1.8). */
+#define STK_NOTIFY_LATER 2
 
 #define STK_MODULE_HEADER(n)                      \
         .magic = STK_MODULE_MAGIC,                \

@@ -24,14 +24,37 @@
 #include "seccomp/stk_seccomp.h"
 #include "common/stk_path.h"
 
+/* Ours, looked up once a process: the supervisor never changes its
+ * namespaces, and this is on the path of every notification.  A fork
+ * (a warm session's worker) has the same ones. */
+static bool own_ns(const char *ns, struct stat *ret)
+{
+        static struct { char name[8]; struct stat st; } seen[4];
+        static size_t n_seen;
+        char path[64];
+
+        for (size_t i = 0; i < n_seen; i++)
+                if (strcmp(seen[i].name, ns) == 0) {
+                        *ret = seen[i].st;
+                        return true;
+                }
+        snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
+        if (stat(path, ret) < 0)
+                return false;
+        if (n_seen < sizeof(seen) / sizeof(seen[0]) && strlen(ns) < sizeof(seen[0].name)) {
+                strcpy(seen[n_seen].name, ns);
+                seen[n_seen++].st = *ret;
+        }
+        return true;
+}
+
 bool stk_sc_same_ns(pid_t pid, const char *ns)
 {
-        char a[64], b[64];
+        char a[64];
         struct stat sa, sb;
 
         snprintf(a, sizeof(a), "/proc/%d/ns/%s", (int) pid, ns);
-        snprintf(b, sizeof(b), "/proc/self/ns/%s", ns);
-        return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
+        return stat(a, &sa) == 0 && own_ns(ns, &sb) && sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
 }
 
 bool stk_sc_beneath_any(const char *p, const char *const *roots)
@@ -101,32 +124,47 @@ int stk_sc_read_path(pid_t pid, uint64_t addr, char *buf, size_t size)
         return -ENAMETOOLONG;
 }
 
-/* The file the command named, opened O_PATH by us. */
-int stk_sc_open_target(pid_t pid, int dirfd, const char *path, bool follow)
+int stk_sc_open_base(pid_t pid, int dirfd, bool absolute)
 {
-        struct open_how how = { .flags = O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
-                                .resolve = RESOLVE_NO_MAGICLINKS };
         char proc[64];
-        int base, fd;
+        int base;
 
-        if (path[0] == '/') {
+        if (absolute) {
                 snprintf(proc, sizeof(proc), "/proc/%d/root", (int) pid);
                 base = open(proc, O_PATH | O_CLOEXEC);
-                how.resolve |= RESOLVE_IN_ROOT;
-                path++;
         } else if (dirfd == AT_FDCWD) {
                 snprintf(proc, sizeof(proc), "/proc/%d/cwd", (int) pid);
                 base = open(proc, O_PATH | O_CLOEXEC);
         } else
-                base = stk_sc_fd_of(pid, dirfd);
-        if (base == -1)
-                return -errno; /* open(2) of /proc/PID/... */
+                return stk_sc_fd_of(pid, dirfd);
+        return base < 0 ? -errno : base;
+}
+
+int stk_sc_open_from(int base, const char *path, bool follow)
+{
+        struct open_how how = { .flags = O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
+                                .resolve = RESOLVE_NO_MAGICLINKS };
+        int fd;
+
+        if (path[0] == '/') {
+                how.resolve |= RESOLVE_IN_ROOT;
+                path++;
+        }
+        if (!*path) /* AT_EMPTY_PATH, or "/" */
+                fd = fcntl(base, F_DUPFD_CLOEXEC, 3);
+        else
+                fd = (int) syscall(SYS_openat2, base, path, &how, sizeof(how));
+        return fd < 0 ? -errno : fd;
+}
+
+/* The file the command named, opened O_PATH by us. */
+int stk_sc_open_target(pid_t pid, int dirfd, const char *path, bool follow)
+{
+        int base = stk_sc_open_base(pid, dirfd, path[0] == '/'), fd;
+
         if (base < 0)
-                return base;   /* ns_fd_of */
-        if (!*path)
-                return base;   /* AT_EMPTY_PATH, or "/" */
-        fd = (int) syscall(SYS_openat2, base, path, &how, sizeof(how));
-        fd = fd < 0 ? -errno : fd;
+                return base;
+        fd = stk_sc_open_from(base, path, follow);
         close(base);
         return fd;
 }

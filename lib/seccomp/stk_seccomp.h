@@ -42,6 +42,12 @@ int stk_sc_read_path(pid_t pid, uint64_t addr, char *buf, size_t size);
 /* `path` as the command would resolve it (its root, its cwd or dirfd),
  * opened O_PATH by us; -errno. */
 int stk_sc_open_target(pid_t pid, int dirfd, const char *path, bool follow);
+/* Its two halves, for a caller that resolves two paths from one start:
+ * where a path of the command's starts (its root for an absolute one, its
+ * cwd, or its `dirfd`), opened by us; then `path` (absolute or relative,
+ * as given to the first) from there. */
+int stk_sc_open_base(pid_t pid, int dirfd, bool absolute);
+int stk_sc_open_from(int base, const char *path, bool follow);
 
 /* Our effective capabilities off while we act for the command (which has
  * none), and back on. */

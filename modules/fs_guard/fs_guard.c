@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
 #include <linux/seccomp.h>
 
 #include "fs_guard_internal.h"
@@ -83,6 +85,9 @@ struct fg_data {
         bool host_shm;      /* supervisor: the run's own entries in /dev/shm are made (host_shm) */
         struct fg_shm shm;  /* supervisor: those entries, removed by fg_fini */
         bool ready;
+        struct fg_fifo_wait *fifos; /* supervisor: FIFO opens kept until a reader comes */
+        int timer;                  /* their retries' timerfd, watched; -1 */
+        struct fg_grants grants;    /* what Landlock grants (probe), for CONTINUE at once */
 };
 
 static int fg_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_data)
@@ -93,6 +98,7 @@ static int fg_init(struct stk_ctx *ctx, const struct stk_host *h, void **ret_dat
         d = calloc(1, sizeof(*d));
         if (!d)
                 return -ENOMEM;
+        d->timer = -1;
         fg_shm_init(&d->shm);
         *ret_data = d;
         return 0;
@@ -104,6 +110,10 @@ static void fg_fini(void *data)
 
         if (!d)
                 return;
+        fg_fifo_drop_all(&d->fifos);
+        fg_grants_free(&d->grants);
+        if (d->timer >= 0)
+                close(d->timer);
         /* Cold runs free the run after the command and all it left ended
          * (core_supervise's kill_leftovers); a warm session's worker as well
          * (core_warm_worker_exit). */
@@ -112,9 +122,26 @@ static void fg_fini(void *data)
         free(d);
 }
 
+/* Where fs_landlock's rules grant writes, seen as it plans them (in its
+ * probe, just before ours): fs_guard_grant.c. */
+static int snapshot_grants(struct stk_ctx *ctx)
+{
+        const struct stk_settings *s = host->settings(ctx);
+        struct fg_data *d = host->data(ctx);
+        int r;
+
+        if (!d)
+                return 0;
+        r = fg_grants_snapshot(&d->grants, s->write, s->read_only, s->hide);
+        if (r < 0)
+                host->log(ctx, STK_LOG_ERROR, "what Landlock grants beneath the writable roots: %s", strerror(-r));
+        return r;
+}
+
 static int fg_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
 {
         struct fg_opts o;
+        int r;
 
         if (!host_shares_listener()) {
                 host->log(ctx, STK_LOG_ERROR, "needs a core of ABI 1.5 (one seccomp listener for every line); "
@@ -122,11 +149,14 @@ static int fg_probe(struct stk_ctx *ctx, uint32_t *ret_covers)
                 return -EOPNOTSUPP;
         }
         if (prctl(PR_GET_SECCOMP, 0L, 0L, 0L, 0L) < 0) {
-                int r = -errno;
+                r = -errno;
                 host->log(ctx, STK_LOG_ERROR, "seccomp unavailable: prctl(PR_GET_SECCOMP): %s", strerror(-r));
                 return r == -EINVAL ? -EOPNOTSUPP : r;
         }
         get_opts(ctx, &o);
+        r = o.guard_top ? snapshot_grants(ctx) : 0;
+        if (r < 0)
+                return r;
         /* guard_attr is what keeps metadata beneath the writable roots
          * where the file system layer cannot (Landlock); guard_top only
          * lets the command do more, and claims nothing. */
@@ -209,6 +239,58 @@ static void host_tmp_refused(void *userdata, const char *path)
                   "/tmp stays read-only; the command's private temporary directory is $TMPDIR", path);
 }
 
+/* The kept FIFO opens, tried again (fs_guard_fifo.c), as the command:
+ * without our capabilities. */
+static void fifo_retry(struct stk_ctx *ctx, int fd, unsigned events, void *userdata)
+{
+        struct fg_data *d = userdata;
+        struct stk_sc_caps caps = { .dropped = false };
+        uint64_t ticks;
+        unsigned next = 0;
+        int r;
+
+        (void) events;
+        if (read(fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+                host->log(ctx, STK_LOG_DEBUG, "FIFO retry timer: %s", strerror(errno));
+        r = stk_sc_caps_off(&caps);
+        if (r >= 0)
+                next = fg_fifo_retry(&d->fifos);
+        stk_sc_caps_on(&caps);
+        if (r >= 0)
+                r = fg_timer_arm(d->timer, next);
+        if (r < 0) {
+                host->log(ctx, STK_LOG_ERROR, "FIFO opens kept for a reader: %s; they fail", strerror(-r));
+                fg_fifo_fail_all(&d->fifos, r);
+        }
+}
+
+/* pol->fifo_wait: keep the call, and try it again 1 ms from now (the
+ * others kept are tried then too: sooner than their turn, no harm). */
+static int fifo_wait(void *userdata, int listener, uint64_t id, int fifo, int flags)
+{
+        struct stk_ctx *ctx = userdata;
+        struct fg_data *d = host->data(ctx);
+        int r;
+
+        if (host->abi_minor < 8)
+                return -ENXIO; /* no core to keep it: the call cannot wait */
+        if (d->timer < 0) {
+                d->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+                if (d->timer < 0)
+                        return -errno;
+                r = host->watch_fd(ctx, d->timer, STK_WATCH_IN, fifo_retry, d);
+                if (r < 0) {
+                        close(d->timer);
+                        d->timer = -1;
+                        return r;
+                }
+        }
+        r = fg_timer_arm(d->timer, 1000);
+        if (r >= 0)
+                r = fg_fifo_keep(&d->fifos, listener, id, fifo, flags);
+        return r < 0 ? r : FG_LATER;
+}
+
 /* A call from the core's listener: ours if guard_attr or guard_top sent it. */
 static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *resp_)
 {
@@ -232,8 +314,8 @@ static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *
                 return r;
         pol = (struct fg_policy) { .write = d->write, .read_only = s->read_only, .hide = s->hide, .wrapped = d->wrapped,
                                    .host_tmp = s->private_tmp && !d->wrapped ? "/tmp" : NULL,
-                                   .host_tmp_refused = host_tmp_refused, .userdata = ctx,
-                                   .shm = d->host_shm ? &d->shm : NULL };
+                                   .host_tmp_refused = host_tmp_refused, .fifo_wait = fifo_wait,
+                                   .grants = &d->grants, .userdata = ctx, .shm = d->host_shm ? &d->shm : NULL };
         /* Everything we do for the command, the path lookups too, without
          * our capabilities: it has none. */
         r = stk_sc_caps_off(&caps);
@@ -242,6 +324,8 @@ static int fg_notify(struct stk_ctx *ctx, int listener, const void *req_, void *
         else if (r >= 0)
                 r = fg_top_call(listener, req, &pol, &val);
         stk_sc_caps_on(&caps);
+        if (r == FG_LATER)
+                return STK_NOTIFY_LATER;
         resp->id = req->id;
         resp->val = r < 0 ? 0 : val;
         resp->error = r < 0 ? r : 0;

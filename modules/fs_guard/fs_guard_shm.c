@@ -71,7 +71,7 @@ static bool in_shm(const struct end *e, const struct fg_policy *pol)
                 return false;
         if (snprintf(full, sizeof(full), SHM_DIR "/%s", e->leaf) >= (int) sizeof(full))
                 return false;
-        return !protected(full, pol);
+        return !fg_beneath_protected(full, pol->read_only, pol->hide);
 }
 
 static struct fg_shm_entry *find(struct fg_shm *set, const char *name)
@@ -167,7 +167,7 @@ int fg_shm_open_new(int listener, const struct seccomp_notif *req, const struct 
                 return r;
         }
         record(pol->shm, c->a.leaf, &st);
-        return hand_over(listener, req, fd, c->flags, ret_val);
+        return fg_hand_over(listener, req, fd, c->flags, ret_val);
 }
 
 /* Our entry, found by the kernel's lookup as the command made it (`target`,
@@ -198,7 +198,7 @@ int fg_shm_open_existing(int listener, const struct seccomp_notif *req, const st
                 return r;
         }
         fd = open_for_command(AT_FDCWD, link, c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW), 0);
-        return fd < 0 ? fd : hand_over(listener, req, fd, c->flags, ret_val);
+        return fd < 0 ? fd : fg_hand_over(listener, req, fd, c->flags, ret_val);
 }
 
 static int unlink_ours(struct fg_shm *set, const struct end *a)

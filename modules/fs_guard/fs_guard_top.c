@@ -23,8 +23,9 @@
  *     supervisor (its final path checked first, symlinks followed as the
  *     kernel would) and handed over with SECCOMP_IOCTL_NOTIF_ADDFD, our
  *     copy closed before the answer.  Only regular files, opened
- *     O_NONBLOCK (a FIFO or a lease would block the supervisor); the
- *     kernel decides for the rest.
+ *     O_NONBLOCK (a lease would block the supervisor), and FIFOs, which
+ *     may have to wait for a reader (fs_guard_fifo.c); the kernel decides
+ *     for the rest.
  *
  * Landlock's own rules stay as they are, beneath all this: a write the
  * supervisor does not make is still refused by the kernel.
@@ -78,7 +79,7 @@ static void at(struct end *e, int dirfd, uint64_t addr)
 {
         e->dirfd = dirfd;
         e->addr = addr;
-        e->parent = -1;
+        e->base = e->parent = -1;
 }
 
 /* openat2: flags and mode from its struct; any resolve flag is left to
@@ -197,7 +198,13 @@ static int open_end(pid_t pid, struct end *e)
                 strcpy(dir, "/");
         else
                 snprintf(dir, sizeof(dir), "%.*s", (int) (slash - e->path), e->path);
-        e->parent = stk_sc_open_target(pid, e->dirfd, dir, true);
+        if (e->base < 0)
+                e->base = stk_sc_open_base(pid, e->dirfd, e->path[0] == '/');
+        if (e->base >= 0 && !dir[0]) { /* a name in the cwd or dirfd: that is the directory */
+                e->parent = e->base;
+                e->base = -1;
+        } else
+                e->parent = e->base < 0 ? e->base : stk_sc_open_from(e->base, dir, true);
         if (e->parent < 0)
                 return 1;
         return stk_sc_fd_path(e->parent, e->parent_path, sizeof(e->parent_path)) == 0 && e->parent_path[0] == '/' ? 0 : 1;
@@ -213,15 +220,15 @@ static bool is_root_of(const char *dir, const char *const *write)
 
 /* An island, hidden or protected path, or the parent of one (renaming .git
  * away would take its hooks along). */
-bool protected(const char *p, const struct fg_policy *pol)
+static bool protected(const char *p, const struct fg_policy *pol)
 {
-        const char *const *lists[] = { pol->read_only, pol->hide };
+        return fg_beneath_protected(p, pol->read_only, pol->hide) || fg_holds_protected(p, pol->read_only, pol->hide);
+}
 
-        for (size_t k = 0; k < 2; k++)
-                for (size_t i = 0; lists[k] && lists[k][i]; i++)
-                        if (stk_path_beneath(p, lists[k][i]) || stk_path_beneath(lists[k][i], p))
-                                return true;
-        return false;
+/* The entry's own path, `dir/leaf`; false when too long. */
+static bool entry_path(const struct end *e, char *buf, size_t size)
+{
+        return snprintf(buf, size, "%s/%s", strcmp(e->parent_path, "/") ? e->parent_path : "", e->leaf) < (int) size;
 }
 
 /* The entry `dir/leaf` may be made, removed or renamed by the supervisor:
@@ -230,8 +237,7 @@ static bool may_touch(const struct end *e, const struct fg_policy *pol)
 {
         char full[PATH_MAX];
 
-        if (snprintf(full, sizeof(full), "%s/%s", strcmp(e->parent_path, "/") ? e->parent_path : "", e->leaf) >=
-            (int) sizeof(full))
+        if (!entry_path(e, full, sizeof(full)))
                 return false;
         return stk_sc_beneath_any(full, pol->write) && !is_root_of(full, pol->write) && !protected(full, pol);
 }
@@ -254,17 +260,23 @@ static void tell_host_tmp(const struct end *e, const struct fg_policy *pol)
  * than the command asked for. */
 static mode_t umask_of(pid_t pid)
 {
-        char path[64], line[128];
+        char path[64], buf[256], *line;
         unsigned m = 077;
-        FILE *f;
+        ssize_t n = -1;
+        int fd;
 
         snprintf(path, sizeof(path), "/proc/%d/status", (int) pid);
-        f = fopen(path, "re");
-        while (f && fgets(line, sizeof(line), f))
-                if (sscanf(line, "Umask: %o", &m) == 1)
-                        break;
-        if (f)
-                fclose(f);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+                n = read(fd, buf, sizeof(buf) - 1); /* "Name:" and "Umask:" come first */
+                close(fd);
+        }
+        if (n > 0) {
+                buf[n] = '\0';
+                line = strstr(buf, "\nUmask:");
+                if (!line || sscanf(line + 1, "Umask: %o", &m) != 1)
+                        m = 077;
+        }
         return (mode_t) (m & 0777);
 }
 
@@ -280,7 +292,7 @@ mode_t file_mode(pid_t pid, mode_t mode)
  * would run while our copy still holds the file open for writing (exec of
  * a script it just wrote: ETXTBSY; a lease: EAGAIN).  Ours is closed
  * first, then the answer goes. */
-int hand_over(int listener, const struct seccomp_notif *req, int fd, int flags, long *ret_val)
+int fg_hand_over(int listener, const struct seccomp_notif *req, int fd, int flags, long *ret_val)
 {
         struct seccomp_notif_addfd add = { .id = req->id, .srcfd = (__u32) fd,
                                            .newfd_flags = (flags & O_CLOEXEC) ? O_CLOEXEC : 0 };
@@ -315,8 +327,8 @@ int open_for_command(int dirfd, const char *path, int flags, mode_t mode)
 
 /* An existing file, as the kernel would find it (symlinks followed unless
  * O_NOFOLLOW): beneath a writable root and not protected, a regular file
- * is opened again by us with the command's flags; anything else is the
- * kernel's.  truncate(2) the same way, through an fd of ours. */
+ * is opened again by us with the command's flags, a FIFO as
+ * fs_guard_fifo.c says; anything else is the kernel's.  truncate(2) the same way, through an fd of ours. */
 static int open_existing(int listener, const struct seccomp_notif *req, const struct top_call *c, int target,
                          const struct fg_policy *pol, long *ret_val)
 {
@@ -324,15 +336,19 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
         struct stat st;
         int fd, r;
 
-        if (fstat(target, &st) < 0 || !S_ISREG(st.st_mode) || stk_sc_fd_path(target, real, sizeof(real)) < 0 || real[0] != '/' ||
-            !stk_sc_beneath_any(real, pol->write))
+        if (fstat(target, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) ||
+            stk_sc_fd_path(target, real, sizeof(real)) < 0 || real[0] != '/' || !stk_sc_beneath_any(real, pol->write))
                 return FG_CONTINUE;
         if (protected(real, pol))
                 return -EACCES;
         if (c->op == T_OPEN && (c->flags & O_CREAT) && (c->flags & O_EXCL))
                 return -EEXIST;
+        if (fg_grants_cover(pol->grants, real))
+                return FG_CONTINUE; /* Landlock grants it: the kernel's open, a FIFO's wait too */
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
+        if (S_ISFIFO(st.st_mode)) /* truncate: the kernel's EINVAL */
+                return c->op == T_OPEN ? fg_fifo_open(listener, req, target, c->flags, pol, ret_val) : FG_CONTINUE;
         snprintf(link, sizeof(link), "/proc/self/fd/%d", target);
         if (c->op == T_TRUNCATE) {
                 fd = open_for_command(AT_FDCWD, link, O_WRONLY, 0);
@@ -343,7 +359,7 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
                 return r;
         }
         fd = open_for_command(AT_FDCWD, link, c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW), 0);
-        return fd < 0 ? fd : hand_over(listener, req, fd, c->flags, ret_val);
+        return fd < 0 ? fd : fg_hand_over(listener, req, fd, c->flags, ret_val);
 }
 
 /* A new file: made in the directory the command named, exclusively and
@@ -366,13 +382,15 @@ static int open_new(int listener, const struct seccomp_notif *req, struct top_ca
                 return -EISDIR; /* "name/" with O_CREAT: the kernel's answer */
         if (!may_touch(&c->a, pol))
                 return -EACCES;
+        if (fg_grants_cover(pol->grants, c->a.parent_path))
+                return FG_CONTINUE; /* Landlock grants making it there */
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
         mode = file_mode(req->pid, c->mode);
         old = umask(0);
         fd = open_for_command(c->a.parent, c->a.leaf, c->flags | O_EXCL | O_NOFOLLOW, mode);
         (void) umask(old);
-        return fd < 0 ? fd : hand_over(listener, req, fd, c->flags, ret_val);
+        return fd < 0 ? fd : fg_hand_over(listener, req, fd, c->flags, ret_val);
 }
 
 static int open_decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct fg_policy *pol,
@@ -383,7 +401,11 @@ static int open_decide(int listener, const struct seccomp_notif *req, struct top
 
         if (stk_sc_read_path(req->pid, c->a.addr, c->a.path, sizeof(c->a.path)) < 0 || !c->a.path[0])
                 return FG_CONTINUE; /* EFAULT; "" is ENOENT */
-        target = stk_sc_open_target(req->pid, c->a.dirfd, c->a.path, follow);
+        c->a.copied = true; /* one copy of the path, one start for both lookups */
+        c->a.base = stk_sc_open_base(req->pid, c->a.dirfd, c->a.path[0] == '/');
+        if (c->a.base < 0)
+                return FG_CONTINUE; /* the caller is gone, or its dirfd is not a file: the kernel says so */
+        target = stk_sc_open_from(c->a.base, c->a.path, follow);
         if (target >= 0) {
                 r = fg_shm_open_existing(listener, req, c, target, pol, ret_val);
                 if (r == FG_CONTINUE)
@@ -397,7 +419,7 @@ static int open_decide(int listener, const struct seccomp_notif *req, struct top
         /* EEXIST: made since we looked (by the command itself): once more,
          * as the existing file it now is. */
         if (r == -EEXIST && !(c->flags & O_EXCL)) {
-                target = stk_sc_open_target(req->pid, c->a.dirfd, c->a.path, follow);
+                target = stk_sc_open_from(c->a.base, c->a.path, follow);
                 if (target < 0)
                         return FG_CONTINUE;
                 r = fg_shm_open_existing(listener, req, c, target, pol, ret_val);
@@ -508,6 +530,31 @@ static bool creates_existing(const struct top_call *c)
         return fstatat(e->parent, e->leaf, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+/* What a rename or removal takes away from its path: the rule Landlock
+ * put on the entry there (it goes with the inode), whether we or the
+ * kernel make the change, and even if it then fails. */
+static void forget_moved(const struct top_call *c, const struct fg_policy *pol)
+{
+        char full[PATH_MAX];
+
+        if (c->op != T_UNLINK && c->op != T_RENAME)
+                return;
+        if (entry_path(&c->a, full, sizeof(full)))
+                fg_grants_forget(pol->grants, full);
+        if (c->op == T_RENAME && entry_path(&c->b, full, sizeof(full)))
+                fg_grants_forget(pol->grants, full);
+}
+
+/* Landlock grants the call: its directory is beneath a write rule (a
+ * rename or link within that one directory: across two, Landlock's REFER
+ * rules are the kernel's to weigh, and the supervisor makes those). */
+static bool granted_here(const struct top_call *c, const struct fg_policy *pol)
+{
+        if ((c->op == T_RENAME || c->op == T_LINK) && strcmp(c->a.parent_path, c->b.parent_path) != 0)
+                return false;
+        return fg_grants_cover(pol->grants, c->a.parent_path);
+}
+
 /* Beneath a writable root, either end: ours to do, if both ends may be
  * touched; elsewhere the kernel's, with Landlock. */
 static int decide(int listener, const struct seccomp_notif *req, struct top_call *c, const struct fg_policy *pol,
@@ -523,6 +570,7 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
                 r = open_end(req->pid, &c->b);
         if (r != 0)
                 return FG_CONTINUE;
+        forget_moved(c, pol);
         /* "name/" says a directory: only mkdir and rmdir take one here. */
         if ((c->a.slash || c->b.slash) && c->op != T_MKDIR && !(c->op == T_UNLINK && (c->flags & AT_REMOVEDIR)))
                 return FG_CONTINUE;
@@ -536,6 +584,8 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
                 return c->op == T_BIND ? -EADDRINUSE : -EEXIST;
         if (!may_touch(&c->a, pol) || (two && !may_touch(&c->b, pol)))
                 return -EACCES; /* what Landlock answers there */
+        if (granted_here(c, pol))
+                return FG_CONTINUE;
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
         return perform(req, c);
@@ -552,14 +602,16 @@ int fg_top_call(int listener, const struct seccomp_notif *req, const struct fg_p
                 free(c);
                 return FG_CONTINUE; /* its own mounts decide */
         }
-        c->a.parent = c->b.parent = -1;
+        c->a.parent = c->b.parent = c->a.base = c->b.base = -1;
         r = decode(req, c);
         if (r == 0)
                 r = decide(listener, req, c, pol, ret_val);
-        if (c->a.parent >= 0)
-                close(c->a.parent);
-        if (c->b.parent >= 0)
-                close(c->b.parent);
+        for (struct end *e = &c->a; e <= &c->b; e++) {
+                if (e->parent >= 0)
+                        close(e->parent);
+                if (e->base >= 0)
+                        close(e->base);
+        }
         free(c);
         return r;
 }
