@@ -151,6 +151,31 @@ check "serve: ... gone from the host after the command" test ! -e "/dev/shm/$P-s
 check_output "serve: the next command's semaphores work too" '^sem: ok$' call "$H" sem "/$P-sem2"
 kill "$SERVER" 2>/dev/null
 
+# ---- and in an MCP session (stockade mcp): its worker too ---------------------
+mcp_keep() { # a tools/call of `shm-helper keep NAME`; prints the command's stdout
+        (cd "$T_WS" && timeout 60 python3 -c '
+import json, subprocess, sys
+stk, ws, cmd = sys.argv[1:]
+p = subprocess.Popen([stk, "mcp", "--profile", "landlock", "--workspace", ws], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE)
+def send(o):
+    p.stdin.write((json.dumps(o) + "\n").encode()); p.stdin.flush()
+def answer(i):
+    for line in p.stdout:
+        m = json.loads(line)
+        if m.get("id") == i:
+            return m
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+      "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+answer(1)
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "run_command", "arguments": {"command": cmd}}})
+print(answer(2)["result"]["structuredContent"]["stdout"], end="")
+p.stdin.close(); p.wait()' "$STK" "$T_WS" "$1")
+}
+check_output "mcp: shm_open and a name left behind" '^keep: ok$' mcp_keep "$H keep /$P-mcp"
+check "mcp: ... gone from the host after the command" test ! -e "/dev/shm/$P-mcp"
+
 # ---- host_shm: false: the old refusal ----------------------------------------
 { t_default_settings off ""; printf 'stack:\n'
   printf '  - { phase: pre-exec,   control: required, module: fs_landlock }\n'
