@@ -132,6 +132,7 @@ struct end {
         char path[PATH_MAX];
         int base;               /* where the path starts (root, cwd, dirfd), ours; -1 */
         int parent;             /* O_PATH of its directory, ours; -1 */
+        bool parent_is_base;    /* a plain name: its directory is where it starts */
         char parent_path[PATH_MAX];
         const char *leaf;       /* into path */
         bool slash;             /* the path ended in "/": a directory only */

@@ -178,7 +178,20 @@ static int decode(const struct seccomp_notif *req, struct top_call *c)
  * dropped), open the directory it names as the command would.  1 when the
  * name is not a plain one (".", "..", empty) or anything fails: then the
  * kernel decides, and Landlock with it, which is always safe. */
-static int open_end(pid_t pid, struct end *e)
+/* Where `e`'s path starts, as `other` (the first end, or NULL) starts:
+ * the same root, cwd or dirfd, opened once for both. */
+static int base_like(const struct end *e, const struct end *other)
+{
+        bool abs = e->path[0] == '/';
+        int base;
+
+        if (!other || (other->path[0] == '/') != abs || (!abs && other->dirfd != e->dirfd))
+                return -1;
+        base = other->base >= 0 ? other->base : other->parent_is_base ? other->parent : -1;
+        return base < 0 ? -1 : fcntl(base, F_DUPFD_CLOEXEC, 3);
+}
+
+static int open_end(pid_t pid, struct end *e, const struct end *other)
 {
         char dir[PATH_MAX], *slash;
 
@@ -199,9 +212,12 @@ static int open_end(pid_t pid, struct end *e)
         else
                 snprintf(dir, sizeof(dir), "%.*s", (int) (slash - e->path), e->path);
         if (e->base < 0)
+                e->base = base_like(e, other);
+        if (e->base < 0)
                 e->base = stk_sc_open_base(pid, e->dirfd, e->path[0] == '/');
         if (e->base >= 0 && !dir[0]) { /* a name in the cwd or dirfd: that is the directory */
                 e->parent = e->base;
+                e->parent_is_base = true;
                 e->base = -1;
         } else
                 e->parent = e->base < 0 ? e->base : stk_sc_open_from(e->base, dir, true);
@@ -313,11 +329,13 @@ int fg_hand_over(int listener, const struct seccomp_notif *req, int fd, int flag
  * taken off again unless the command asked for it. */
 int open_for_command(int dirfd, const char *path, int flags, mode_t mode)
 {
-        int fd = openat(dirfd, path, (flags & ~O_CLOEXEC) | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, mode);
+        /* A file we make (O_EXCL) is nobody's yet: no lease can hold it. */
+        bool fresh = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+        int fd = openat(dirfd, path, (flags & ~O_CLOEXEC) | O_CLOEXEC | O_NOCTTY | (fresh ? 0 : O_NONBLOCK), mode);
 
         if (fd < 0)
                 return -errno;
-        if (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags & ~(O_NONBLOCK | O_CREAT | O_EXCL | O_TRUNC)) < 0) {
+        if (!fresh && !(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags & ~(O_NONBLOCK | O_CREAT | O_EXCL | O_TRUNC)) < 0) {
                 int r = -errno;
                 close(fd);
                 return r;
@@ -370,7 +388,7 @@ static int open_new(int listener, const struct seccomp_notif *req, struct top_ca
         mode_t mode, old;
         int fd, r;
 
-        if (open_end(req->pid, &c->a) != 0)
+        if (open_end(req->pid, &c->a, NULL) != 0)
                 return FG_CONTINUE;
         if (!stk_sc_beneath_any(c->a.parent_path, pol->write)) {
                 r = fg_shm_open_new(listener, req, c, pol, ret_val); /* the run's own name in /dev/shm */
@@ -518,8 +536,7 @@ static int perform(const struct seccomp_notif *req, const struct top_call *c)
         return r;
 }
 
-/* Where the kernel would say EEXIST before anything else (mkdir of a name
- * that is there, protected or not), so do we. */
+/* A call that makes a name which is there already. */
 static bool creates_existing(const struct top_call *c)
 {
         const struct end *e = c->op == T_LINK ? &c->b : &c->a;
@@ -565,9 +582,9 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
 
         if (c->op == T_OPEN || c->op == T_TRUNCATE)
                 return open_decide(listener, req, c, pol, ret_val);
-        r = open_end(req->pid, &c->a);
+        r = open_end(req->pid, &c->a, NULL);
         if (r == 0 && two)
-                r = open_end(req->pid, &c->b);
+                r = open_end(req->pid, &c->b, &c->a);
         if (r != 0)
                 return FG_CONTINUE;
         forget_moved(c, pol);
@@ -580,10 +597,11 @@ static int decide(int listener, const struct seccomp_notif *req, struct top_call
                         tell_host_tmp(two ? &c->b : &c->a, pol);
                 return r;
         }
-        if (creates_existing(c))
-                return c->op == T_BIND ? -EADDRINUSE : -EEXIST;
+        /* Refused, unless the name is there: then EEXIST, as the kernel
+         * says before anything else (mkdir of a protected name that
+         * exists).  Allowed, the call itself says EEXIST. */
         if (!may_touch(&c->a, pol) || (two && !may_touch(&c->b, pol)))
-                return -EACCES; /* what Landlock answers there */
+                return !creates_existing(c) ? -EACCES : c->op == T_BIND ? -EADDRINUSE : -EEXIST;
         if (granted_here(c, pol))
                 return FG_CONTINUE;
         if (seccomp_notify_id_valid(listener, req->id) < 0)

@@ -7,31 +7,16 @@
 # the supervisor kept answering other calls while a writer waited.
 . "$(dirname "$0")/../../../t/lib.sh"
 
-CASES="top writer-first top reader-first subdir nonblock-enxio other-calls-answered killed-writer epipe \
+CASES="top-writer-first top-reader-first subdir nonblock-enxio other-calls-answered killed-writer epipe \
 read-only-refused protected-refused"
-skip_all() {
-        for c in $CASES; do skip "$c" "$1"; done
-        exit 0
-}
-[ -x "$STK" ] || skip_all "no stockade binary at $STK yet"
-for m in fs_guard fs_landlock net_seccomp; do
-        [ -f "$STK_BUILD/modules/$m.so" ] || skip_all "module $m not built"
-done
-command -v python3 >/dev/null || skip_all "python3 missing"
-command -v timeout >/dev/null || skip_all "timeout missing"
-
-t_make_home
-t_make_workspace
-ll() { (cd "$T_WS" && HOME="$T_HOME" XDG_CONFIG_HOME="$T_TMP/xdg" "$STK" run --profile landlock --workspace "$T_WS" -- "$@"); }
-out=$(ll true 2>&1) || {
-        printf '%s' "$out" | grep -q 'Landlock unavailable\|needs Landlock ABI' && skip_all "no usable Landlock here"
-}
+NEEDS="python3 timeout mkfifo"
+. "$(dirname "$0")/landlock.inc"
 
 # The writer starts first and waits in the supervisor for the reader.
-check_output "top writer-first" '^via-fifo$' ll sh -c \
+check_output "top-writer-first" '^via-fifo$' ll sh -c \
         'mkfifo p1 && { timeout 20 sh -c "echo via-fifo > p1" & } && sleep 0.3 && timeout 20 cat p1'
 # The reader is there first: the supervisor's non-blocking open meets it.
-check_output "top reader-first" '^via-fifo$' ll sh -c \
+check_output "top-reader-first" '^via-fifo$' ll sh -c \
         'mkfifo p2 && { timeout 20 cat p2 > got2 & } && sleep 0.3 && timeout 20 sh -c "echo via-fifo > p2"; wait; cat got2'
 check_output "subdir" '^via-fifo$' ll sh -c \
         'mkdir -p made/deeper && mkfifo made/deeper/p && { timeout 20 sh -c "echo via-fifo > made/deeper/p" & } && timeout 20 cat made/deeper/p'

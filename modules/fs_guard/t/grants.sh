@@ -9,22 +9,8 @@
 
 CASES="granted-subdir renamed-away removed-and-made-again top-file-replaced moved-out moved-in \
 symlinked-dir warm-new-repository-protected warm-granted-subdir"
-skip_all() {
-        for c in $CASES; do skip "$c" "$1"; done
-        exit 0
-}
-[ -x "$STK" ] || skip_all "no stockade binary at $STK yet"
-for m in fs_guard fs_landlock net_seccomp; do
-        [ -f "$STK_BUILD/modules/$m.so" ] || skip_all "module $m not built"
-done
-command -v python3 >/dev/null || skip_all "python3 missing"
-
-t_make_home
-t_make_workspace
-ll() { (cd "$T_WS" && HOME="$T_HOME" XDG_CONFIG_HOME="$T_TMP/xdg" "$STK" run --profile landlock --workspace "$T_WS" -- "$@"); }
-out=$(ll true 2>&1) || {
-        printf '%s' "$out" | grep -q 'Landlock unavailable\|needs Landlock ABI' && skip_all "no usable Landlock here"
-}
+NEEDS="python3"
+. "$(dirname "$0")/landlock.inc"
 mkdir -p "$T_WS/src/deep" "$T_WS/lib" "$T_WS/gone" "$T_WS/real"
 echo v1 > "$T_WS/notes.md"
 ln -s real "$T_WS/link"
