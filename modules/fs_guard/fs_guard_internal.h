@@ -148,6 +148,10 @@ struct top_call {
         mode_t mode;
         dev_t dev;
 };
+/* The existing file we hold as `target` (checked), opened again for the
+ * command with its flags and handed over (*ret_val), or truncated. */
+int fg_reopen(int listener, const struct seccomp_notif *req, const struct top_call *c, int target, long *ret_val);
+
 
 mode_t file_mode(pid_t pid, mode_t mode);
 int open_for_command(int dirfd, const char *path, int flags, mode_t mode);

@@ -176,10 +176,9 @@ int fg_shm_open_new(int listener, const struct seccomp_notif *req, const struct 
 int fg_shm_open_existing(int listener, const struct seccomp_notif *req, const struct top_call *c, int target,
                          const struct fg_policy *pol, long *ret_val)
 {
-        char real[PATH_MAX], link[64];
+        char real[PATH_MAX];
         const char *name = real + sizeof(SHM_DIR);
         struct stat st;
-        int fd, r;
 
         if (!pol->shm || fstat(target, &st) < 0 || stk_sc_fd_path(target, real, sizeof(real)) < 0 ||
             strncmp(real, SHM_DIR "/", sizeof(SHM_DIR)) != 0 || strchr(name, '/') || !ours(pol->shm, name, &st))
@@ -188,17 +187,7 @@ int fg_shm_open_existing(int listener, const struct seccomp_notif *req, const st
                 return -EEXIST;
         if (seccomp_notify_id_valid(listener, req->id) < 0)
                 return -ESRCH;
-        snprintf(link, sizeof(link), "/proc/self/fd/%d", target);
-        if (c->op == T_TRUNCATE) {
-                fd = open_for_command(AT_FDCWD, link, O_WRONLY, 0);
-                if (fd < 0)
-                        return fd;
-                r = ftruncate(fd, c->length) < 0 ? -errno : 0;
-                close(fd);
-                return r;
-        }
-        fd = open_for_command(AT_FDCWD, link, c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW), 0);
-        return fd < 0 ? fd : fg_hand_over(listener, req, fd, c->flags, ret_val);
+        return fg_reopen(listener, req, c, target, ret_val);
 }
 
 static int unlink_ours(struct fg_shm *set, const struct end *a)

@@ -343,6 +343,27 @@ int open_for_command(int dirfd, const char *path, int flags, mode_t mode)
         return fd;
 }
 
+/* The existing file we hold as `target` (checked), opened again for the
+ * command with its flags and handed over; truncate(2) through an fd of
+ * ours. */
+int fg_reopen(int listener, const struct seccomp_notif *req, const struct top_call *c, int target, long *ret_val)
+{
+        char link[64];
+        int fd, r;
+
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", target);
+        if (c->op == T_TRUNCATE) {
+                fd = open_for_command(AT_FDCWD, link, O_WRONLY, 0);
+                if (fd < 0)
+                        return fd;
+                r = ftruncate(fd, c->length) < 0 ? -errno : 0;
+                close(fd);
+                return r;
+        }
+        fd = open_for_command(AT_FDCWD, link, c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW), 0);
+        return fd < 0 ? fd : fg_hand_over(listener, req, fd, c->flags, ret_val);
+}
+
 /* An existing file, as the kernel would find it (symlinks followed unless
  * O_NOFOLLOW): beneath a writable root and not protected, a regular file
  * is opened again by us with the command's flags, a FIFO as
@@ -350,9 +371,8 @@ int open_for_command(int dirfd, const char *path, int flags, mode_t mode)
 static int open_existing(int listener, const struct seccomp_notif *req, const struct top_call *c, int target,
                          const struct fg_policy *pol, long *ret_val)
 {
-        char real[PATH_MAX], link[64];
+        char real[PATH_MAX];
         struct stat st;
-        int fd, r;
 
         if (fstat(target, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) ||
             stk_sc_fd_path(target, real, sizeof(real)) < 0 || real[0] != '/' || !stk_sc_beneath_any(real, pol->write))
@@ -367,17 +387,7 @@ static int open_existing(int listener, const struct seccomp_notif *req, const st
                 return -ESRCH;
         if (S_ISFIFO(st.st_mode)) /* truncate: the kernel's EINVAL */
                 return c->op == T_OPEN ? fg_fifo_open(listener, req, target, c->flags, pol, ret_val) : FG_CONTINUE;
-        snprintf(link, sizeof(link), "/proc/self/fd/%d", target);
-        if (c->op == T_TRUNCATE) {
-                fd = open_for_command(AT_FDCWD, link, O_WRONLY, 0);
-                if (fd < 0)
-                        return fd;
-                r = ftruncate(fd, c->length) < 0 ? -errno : 0;
-                close(fd);
-                return r;
-        }
-        fd = open_for_command(AT_FDCWD, link, c->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW), 0);
-        return fd < 0 ? fd : fg_hand_over(listener, req, fd, c->flags, ret_val);
+        return fg_reopen(listener, req, c, target, ret_val);
 }
 
 /* A new file: made in the directory the command named, exclusively and
