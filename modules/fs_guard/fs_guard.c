@@ -247,15 +247,17 @@ static void fifo_retry(struct stk_ctx *ctx, int fd, unsigned events, void *userd
         struct stk_sc_caps caps = { .dropped = false };
         uint64_t ticks;
         unsigned next = 0;
-        int r;
+        int r, sent = 0;
 
         (void) events;
         if (read(fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
                 host->log(ctx, STK_LOG_DEBUG, "FIFO retry timer: %s", strerror(errno));
         r = stk_sc_caps_off(&caps);
         if (r >= 0)
-                next = fg_fifo_retry(&d->fifos);
+                next = fg_fifo_retry(&d->fifos, &sent);
         stk_sc_caps_on(&caps);
+        if (sent < 0)
+                host->log(ctx, STK_LOG_ERROR, "answering a FIFO open kept for its reader: %s", strerror(-sent));
         if (r >= 0)
                 r = fg_timer_arm(d->timer, next);
         if (r < 0) {

@@ -69,7 +69,7 @@ static int open_fifo_now(int fifo, int flags)
 
 /* The kept call's answer: the fd put into the command (its open returns
  * the number), or its errno. */
-static void answer(const struct fg_fifo_wait *w, int fd)
+static int answer(const struct fg_fifo_wait *w, int fd)
 {
         struct seccomp_notif_resp resp = { .id = w->id };
         struct seccomp_notif req = { .id = w->id };
@@ -81,7 +81,9 @@ static void answer(const struct fg_fifo_wait *w, int fd)
         resp.val = r < 0 ? 0 : val;
         resp.error = r < 0 ? r : 0;
         /* ENOENT: the caller went meanwhile; nobody to tell. */
-        (void) ioctl(w->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+        if (ioctl(w->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 && errno != ENOENT)
+                return -errno;
+        return 0;
 }
 
 int fg_fifo_open(int listener, const struct seccomp_notif *req, int fifo, int flags, const struct fg_policy *pol,
@@ -124,10 +126,11 @@ static void drop(struct fg_fifo_wait **at)
         free(w);
 }
 
-unsigned fg_fifo_retry(struct fg_fifo_wait **list)
+unsigned fg_fifo_retry(struct fg_fifo_wait **list, int *ret_error)
 {
         unsigned next = 0;
 
+        *ret_error = 0;
         for (struct fg_fifo_wait **at = list; *at;) {
                 struct fg_fifo_wait *w = *at;
                 int fd;
@@ -138,7 +141,9 @@ unsigned fg_fifo_retry(struct fg_fifo_wait **list)
                 }
                 fd = open_fifo_now(w->fifo, w->flags);
                 if (fd != -ENXIO) {
-                        answer(w, fd);
+                        int r = answer(w, fd);
+                        if (r < 0)
+                                *ret_error = r;
                         drop(at);
                         continue;
                 }
@@ -158,7 +163,7 @@ void fg_fifo_drop_all(struct fg_fifo_wait **list)
 void fg_fifo_fail_all(struct fg_fifo_wait **list, int error)
 {
         while (*list) {
-                answer(*list, error);
+                (void) answer(*list, error); /* failing already: nothing more to say */
                 drop(list);
         }
 }

@@ -114,8 +114,9 @@ int fg_fifo_open(int listener, const struct seccomp_notif *req, int fifo, int fl
 /* Keep the call on `list` (a copy of `fifo` with it). */
 int fg_fifo_keep(struct fg_fifo_wait **list, int listener, uint64_t id, int fifo, int flags);
 /* Try every kept call again: answered, dropped (its caller gone), or
- * kept; the microseconds until the next try, 0 when none is left. */
-unsigned fg_fifo_retry(struct fg_fifo_wait **list);
+ * kept; the microseconds until the next try, 0 when none is left.
+ * *ret_error: an answer the listener refused (-errno), else 0. */
+unsigned fg_fifo_retry(struct fg_fifo_wait **list, int *ret_error);
 void fg_fifo_drop_all(struct fg_fifo_wait **list);
 /* Answer every kept call with `error` (-errno), and drop it. */
 void fg_fifo_fail_all(struct fg_fifo_wait **list, int error);
